@@ -1,0 +1,248 @@
+"""Agents and the catalogue the CLI and the menus offer.
+
+An agent is made from a kind and settings: `make_agent("mcts", iterations=5000, seed=1)`
+or, as the CLI and menus write it, `parse_agent("mcts:iterations=5000,seed=1")`.
+`agent.decide(state)` returns the whole decision (move, value, principal variation);
+`agent.choose(state)` just the move. Agents are pure functions of (state, budget, seed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .game import IllegalMove, Move, PlygroundError, State, UnknownName
+from .rng import SplitMix64, derive_seed
+from .search.alphabeta import alphabeta_search
+from .search.control import Budget, SearchControl
+from .search.events import SearchDone
+from .search.mcts import DEFAULT_EXPLORATION, mcts_search
+from .search.minimax import DEFAULT_DEPTH, minimax_search
+
+
+class BadSetting(PlygroundError):
+    """An agent setting that does not exist or has a bad value."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    type: type
+    default: Any
+    help: str
+    minimum: float | None = None
+
+    def parse(self, agent: str, text: str) -> Any:
+        try:
+            value = self.type(text)
+        except ValueError:
+            kind = {int: "a whole number", float: "a number"}.get(self.type, "a value")
+            raise BadSetting(f"{agent}: {self.name}={text!r} is not {kind}") from None
+        if self.minimum is not None and value < self.minimum:
+            raise BadSetting(f"{agent}: {self.name} must be at least {self.minimum}")
+        return value
+
+
+SEED = Setting("seed", int, 0, "random seed: the same seed gives the same moves")
+TIME = Setting("time", float, None, "seconds per move", minimum=0.001)
+
+
+class Agent:
+    """Base class: a kind name, settings, and `decide`."""
+
+    kind: str = ""
+    title: str = ""
+    description: str = ""
+    settings_spec: tuple[Setting, ...] = ()
+    main_setting: str | None = None
+
+    def __init__(self, **settings: Any) -> None:
+        known = {s.name: s for s in self.settings_spec}
+        for name in settings:
+            if name not in known:
+                raise BadSetting(unknown_setting_message(self.kind, name, known))
+        self.settings = {s.name: settings.get(s.name, s.default) for s in self.settings_spec}
+
+    @property
+    def spec(self) -> str:
+        """The agent as the CLI writes it, e.g. `mcts:iterations=3000,seed=1`."""
+        changed = [
+            f"{s.name}={self.settings[s.name]:g}" if s.type is float
+            else f"{s.name}={self.settings[s.name]}"
+            for s in self.settings_spec
+            if self.settings[s.name] != s.default
+        ]
+        return self.kind + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def label(self) -> str:
+        """A short human name, e.g. `MCTS (3000 iterations)`."""
+        main = self.main_setting
+        if main is None or self.settings.get(main) is None:
+            return self.title
+        value = self.settings[main]
+        unit = {"time": "s", "depth": " ply", "iterations": " iterations"}.get(main, "")
+        return f"{self.title} ({value:g}{unit})" if isinstance(value, float) else \
+            f"{self.title} ({value}{unit})"
+
+    def budget(self) -> Budget:
+        return Budget()
+
+    def decide(self, state: State, budget: Budget | None = None, observer: Any = None,
+               control: SearchControl | None = None) -> SearchDone:
+        if state.outcome() is not None:
+            raise IllegalMove("the game is over: there is no move to choose")
+        budget = budget or self.budget()
+        control = control or SearchControl(budget)
+        return self.search(state, budget, observer, control)
+
+    def choose(self, state: State, budget: Budget | None = None, observer: Any = None,
+               control: SearchControl | None = None) -> Move:
+        return self.decide(state, budget, observer, control).best_move
+
+    def search(self, state: State, budget: Budget, observer: Any,
+               control: SearchControl) -> SearchDone:
+        raise NotImplementedError
+
+    def rng(self, state: State) -> SplitMix64:
+        """This decision's generator: a function of the seed and the position only."""
+        return SplitMix64(derive_seed(self.settings["seed"], state.key()))
+
+
+class RandomAgent(Agent):
+    kind, title = "random", "Random"
+    description = "plays a uniformly random legal move"
+    settings_spec = (SEED,)
+
+    def search(self, state, budget, observer, control):
+        moves = list(state.moves())
+        move = moves[self.rng(state).below(len(moves))]
+        return SearchDone(move, None, (move,), 0, control.elapsed())
+
+
+class GreedyAgent(Agent):
+    kind, title = "greedy", "Greedy"
+    description = "one ply: the move whose position the heuristic likes best"
+    settings_spec = (SEED,)
+
+    def search(self, state, budget, observer, control):
+        return minimax_search(state.game, state, Budget(depth=1), observer, control,
+                              rng=self.rng(state))
+
+
+class MinimaxAgent(Agent):
+    kind, title = "minimax", "Minimax"
+    description = "plain depth-limited minimax with the heuristic at the leaves"
+    settings_spec = (
+        Setting("depth", int, DEFAULT_DEPTH, "plies to search", minimum=1),
+        TIME,
+    )
+    main_setting = "depth"
+
+    def budget(self):
+        return Budget(time=self.settings["time"], depth=self.settings["depth"])
+
+    def search(self, state, budget, observer, control):
+        return minimax_search(state.game, state, budget, observer, control)
+
+
+class AlphaBetaAgent(Agent):
+    kind, title = "alphabeta", "Alpha-Beta"
+    description = ("iterative-deepening alpha-beta with a transposition table and "
+                   "move ordering")
+    settings_spec = (
+        Setting("time", float, None, "seconds per move (1 if no other limit)", 0.001),
+        Setting("depth", int, None, "deepest iteration", minimum=1),
+        Setting("nodes", int, None, "node limit", minimum=1),
+    )
+    main_setting = "time"
+    DEFAULT_TIME = 1.0
+
+    def budget(self):
+        time, depth, nodes = (self.settings[k] for k in ("time", "depth", "nodes"))
+        if time is None and depth is None and nodes is None:
+            time = self.DEFAULT_TIME
+        return Budget(time=time, depth=depth, nodes=nodes)
+
+    @property
+    def label(self):
+        for name, unit in (("time", "s"), ("depth", " ply"), ("nodes", " nodes")):
+            if self.settings[name] is not None:
+                return f"{self.title} ({self.settings[name]:g}{unit})"
+        return f"{self.title} ({self.DEFAULT_TIME:g}s)"
+
+    def search(self, state, budget, observer, control, exact_root=False):
+        from .fast import tree_backend
+
+        return alphabeta_search(state.game, state, budget, observer, control,
+                                backend=tree_backend(state.game), exact_root=exact_root)
+
+
+class MctsAgent(Agent):
+    kind, title = "mcts", "MCTS"
+    description = "UCT Monte Carlo tree search with random playouts"
+    settings_spec = (
+        Setting("iterations", int, 5000, "playouts per move (unless time is set)", 1),
+        TIME,
+        Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0),
+        SEED,
+    )
+    main_setting = "iterations"
+
+    def budget(self):
+        if self.settings["time"] is not None:
+            return Budget(time=self.settings["time"])
+        return Budget(iterations=self.settings["iterations"])
+
+    @property
+    def label(self):
+        if self.settings["time"] is not None:
+            return f"{self.title} ({self.settings['time']:g}s)"
+        return super().label
+
+    def search(self, state, budget, observer, control):
+        from .fast import mcts_tree_factory
+
+        seed = derive_seed(self.settings["seed"], state.key())
+        return mcts_search(state.game, state, budget, seed, self.settings["c"], observer,
+                           control, fast_tree=mcts_tree_factory(state.game))
+
+
+AGENT_KINDS: dict[str, type[Agent]] = {
+    cls.kind: cls
+    for cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent)
+}
+
+
+def unknown_setting_message(kind: str, name: str, known) -> str:
+    options = ", ".join(known) or "none"
+    return f"{kind}: unknown setting {name!r} (settings: {options})"
+
+
+def make_agent(kind: str, **settings: Any) -> Agent:
+    try:
+        cls = AGENT_KINDS[kind]
+    except KeyError:
+        raise UnknownName(
+            f"unknown agent {kind!r} (agents: {', '.join(AGENT_KINDS)})"
+        ) from None
+    return cls(**settings)
+
+
+def parse_agent(text: str) -> Agent:
+    """`kind` or `kind:name=value,name=value`."""
+    kind, _, rest = text.strip().partition(":")
+    cls = AGENT_KINDS.get(kind)
+    if cls is None:
+        make_agent(kind)  # raises the unknown-agent error
+    known = {s.name: s for s in cls.settings_spec}
+    settings: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        name, equals, value = item.partition("=")
+        name = name.strip()
+        if not equals:
+            raise BadSetting(f"{kind}: setting {item!r} needs a value, as in name=value")
+        if name not in known:
+            raise BadSetting(unknown_setting_message(kind, name, known))
+        settings[name] = known[name].parse(kind, value.strip())
+    return cls(**settings)
+

@@ -1,0 +1,158 @@
+"""The core contract every game implements, and the registry the CLI and menus read.
+
+A `Game` is one rule set (with its options); a `State` is an immutable, hashable
+position of that game. Search code only ever talks to these two, so every agent works
+on every game.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Protocol, Sequence
+
+Move = Hashable
+
+
+class PlygroundError(Exception):
+    """An error caused by input (a move, a position, a name, an option).
+
+    Its message is a complete sentence meant for the user: the CLI prints it on one
+    line, the app shows it in the status bar. Nothing else is ever shown as an error.
+    """
+
+
+class IllegalMove(PlygroundError):
+    """A move that is well formed but not legal in the position."""
+
+
+class NotationError(PlygroundError):
+    """Text that is not a well-formed move or position."""
+
+
+class UnknownName(PlygroundError):
+    """A game, agent or option name that does not exist."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: `winner` is 0, 1 or None for a draw."""
+
+    winner: int | None
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+
+class State(Protocol):
+    """An immutable position. Equal states compare and hash equal."""
+
+    @property
+    def game(self) -> "Game":
+        """The rule set this state belongs to."""
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    def moves(self) -> Sequence[Move]:
+        """Legal moves in a stable order (empty once the game is over)."""
+
+    def play(self, move: Move) -> "State":
+        """The state after `move`; raises IllegalMove if it is not legal."""
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+
+    def key(self) -> int:
+        """A non-negative integer identifying the position, for transposition tables."""
+
+
+class Game(ABC):
+    """One rule set. Subclasses give rules, notation and a heuristic."""
+
+    id: str
+    title: str
+    side_labels: tuple[str, str]
+
+    @abstractmethod
+    def start(self) -> State: ...
+
+    @abstractmethod
+    def parse_move(self, text: str, state: State) -> Move:
+        """The legal move `text` names in `state` (NotationError / IllegalMove otherwise)."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str: ...
+
+    @abstractmethod
+    def parse_position(self, text: str) -> State: ...
+
+    @abstractmethod
+    def format_position(self, state: State) -> str: ...
+
+    @abstractmethod
+    def evaluate(self, state: State) -> int:
+        """Heuristic value of a running game for the side to move (higher is better)."""
+
+    def order_moves(self, state: State, moves: Sequence[Move]) -> list[Move]:
+        """Moves in the order a search should try them first (default: as given)."""
+        return list(moves)
+
+    def plies_left_at_most(self, state: State) -> int | None:
+        """An upper bound on the plies the game can still last, if the rules give one.
+
+        Lets a tree search stop deepening once it sees every line to the end.
+        """
+        return None
+
+    def options(self) -> dict[str, Any]:
+        """The options this game was made with, as `get_game` takes them."""
+        return {}
+
+    def describe_outcome(self, outcome: Outcome) -> str:
+        """One line such as `X wins` or `draw`."""
+        if outcome.winner is None:
+            return "draw"
+        return f"{self.side_labels[outcome.winner]} wins"
+
+    def play_moves(self, state: State, texts: Sequence[str]) -> State:
+        """Play a sequence of move texts, each parsed in the position it applies to."""
+        for text in texts:
+            state = state.play(self.parse_move(text, state))
+        return state
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    id: str
+    title: str
+    factory: Callable[..., Game]
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register_game(id: str, title: str, factory: Callable[..., Game]) -> None:
+    _REGISTRY[id] = GameEntry(id, title, factory)
+
+
+def game_entries() -> list[GameEntry]:
+    """Registered games in registration order (the order menus show)."""
+    return list(_REGISTRY.values())
+
+
+def get_game(id: str, **options: Any) -> Game:
+    """The game registered as `id`, made with `options` (e.g. rows=3)."""
+    try:
+        entry = _REGISTRY[id]
+    except KeyError:
+        known = ", ".join(_REGISTRY)
+        raise UnknownName(f"unknown game {id!r} (known games: {known})") from None
+    try:
+        return entry.factory(**options)
+    except TypeError as error:
+        raise UnknownName(f"bad option for game {id!r}: {error}") from None

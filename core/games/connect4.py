@@ -1,0 +1,200 @@
+"""Connect 4: rules on bitboards, column-digit notation, the window heuristic.
+
+The rules are the readable reference; fast kernels in `core/fast/` are tested against
+them. Moves are column indexes 0..6; notation shows them 1-based (`4` is the centre).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..game import Game, IllegalMove, NotationError, Outcome, register_game
+from ..values import WIN
+from .gravity import GravityBoard
+
+BOARD = GravityBoard(width=7, height=6)
+WIDTH, HEIGHT = BOARD.width, BOARD.height
+SIDE_LABELS = ("X", "O")
+
+# Heuristic weights: a window of four cells holding k pieces of one side and none of
+# the other scores WINDOW_SCORES[k] for that side; each piece scores its column's bonus.
+WINDOW_SCORES = (0, 1, 10, 50, 512)
+CENTRE_BONUS = (0, 1, 2, 3, 2, 1, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4State:
+    """`pieces[s]` are side s's bits; `history` is the columns played, in order.
+
+    Equality and hashing use the pieces only: the same position reached by two move
+    orders is the same state. The history is kept for notation.
+    """
+
+    pieces: tuple[int, int] = (0, 0)
+    history: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def game(self) -> "Connect4":
+        return GAME
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    @property
+    def to_move(self) -> int:
+        return len(self.history) & 1
+
+    @property
+    def occupied(self) -> int:
+        return self.pieces[0] | self.pieces[1]
+
+    def cell(self, column: int, row: int) -> int | None:
+        """The side whose piece is at (column, row), row 0 at the bottom, or None."""
+        bit = BOARD.bit(column, row)
+        for side in (0, 1):
+            if self.pieces[side] & bit:
+                return side
+        return None
+
+    def column_height(self, column: int) -> int:
+        return BOARD.column_height(self.occupied, column)
+
+    def winner(self) -> int | None:
+        """The side with four in a row (only the side that moved last can have one)."""
+        if self.history:
+            last = (len(self.history) - 1) & 1
+            if BOARD.has_four(self.pieces[last]):
+                return last
+        return None
+
+    def outcome(self) -> Outcome | None:
+        winner = self.winner()
+        if winner is not None:
+            return Outcome(winner, f"{SIDE_LABELS[winner]} connects four")
+        if len(self.history) == BOARD.cells:
+            return Outcome(None, "the board is full")
+        return None
+
+    def moves(self) -> list[int]:
+        if self.outcome() is not None:
+            return []
+        occupied = self.occupied
+        return [c for c in range(WIDTH) if not occupied & BOARD.top_bit(c)]
+
+    def play(self, move: int) -> "Connect4State":
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMove(f"the game is over ({outcome.reason})")
+        if not isinstance(move, int) or not 0 <= move < WIDTH:
+            raise IllegalMove(f"{move!r} is not a column")
+        occupied = self.occupied
+        if occupied & BOARD.top_bit(move):
+            raise IllegalMove(f"column {move + 1} is full")
+        new_bit = (occupied + BOARD.bottom_bit(move)) & BOARD.column_mask(move)
+        side = self.to_move
+        pieces = (
+            (self.pieces[0] | new_bit, self.pieces[1])
+            if side == 0
+            else (self.pieces[0], self.pieces[1] | new_bit)
+        )
+        return Connect4State(pieces, self.history + (move,))
+
+    def key(self) -> int:
+        """The solver-style unique key: the mover's pieces plus the occupied mask."""
+        return self.pieces[self.to_move] + self.occupied
+
+    def winning_moves(self) -> list[int]:
+        """Columns where the side to move would complete four at once."""
+        cells = BOARD.completing_cells(self.pieces[self.to_move])
+        cells &= BOARD.playable_cells(self.occupied)
+        return [c for c in range(WIDTH) if cells & BOARD.column_mask(c)]
+
+
+def window_score(own: int, other: int) -> int:
+    """Sum of WINDOW_SCORES over the windows holding `own` pieces and none of `other`."""
+    total = 0
+    for window in BOARD.windows:
+        if not other & window:
+            total += WINDOW_SCORES[(own & window).bit_count()]
+    return total
+
+
+def centre_score(pieces: int) -> int:
+    return sum(
+        CENTRE_BONUS[c] * (pieces & BOARD.column_mask(c)).bit_count()
+        for c in range(WIDTH)
+    )
+
+
+class Connect4(Game):
+    id = "connect4"
+    title = "Connect 4"
+    side_labels = SIDE_LABELS
+    board = BOARD
+
+    def start(self) -> Connect4State:
+        return Connect4State()
+
+    def parse_move(self, text: str, state: Connect4State) -> int:
+        text = text.strip()
+        if len(text) != 1 or text not in "1234567":
+            raise NotationError(f"{text!r} is not a column: give a digit 1-7")
+        column = int(text) - 1
+        state.play(column)  # raises IllegalMove with the reason
+        return column
+
+    def format_move(self, move: int) -> str:
+        return str(move + 1)
+
+    def parse_position(self, text: str) -> Connect4State:
+        """A column-digit sequence; rejects overflow and any move completing a four."""
+        state = Connect4State()
+        for index, char in enumerate(text.strip(), start=1):
+            if char not in "1234567":
+                raise NotationError(
+                    f"bad position {text.strip()!r}: move {index} is {char!r}, "
+                    "not a column 1-7"
+                )
+            column = int(char) - 1
+            if state.occupied & BOARD.top_bit(column):
+                raise NotationError(
+                    f"bad position {text.strip()!r}: move {index} plays column "
+                    f"{char}, which is full"
+                )
+            state = state.play(column)
+            if state.winner() is not None:
+                raise NotationError(
+                    f"bad position {text.strip()!r}: move {index} (column {char}) "
+                    f"completes a four for {SIDE_LABELS[state.winner()]}; "
+                    "a finished game is not a position"
+                )
+        return state
+
+    def format_position(self, state: Connect4State) -> str:
+        return "".join(str(c + 1) for c in state.history)
+
+    def evaluate(self, state: Connect4State) -> int:
+        """Windows and centre for the side to move, minus the same for the other.
+
+        A side to move that can complete four at once is scored as the win it is.
+        """
+        if state.winning_moves():
+            return WIN - (state.ply + 1)
+        own, other = state.pieces[state.to_move], state.pieces[1 - state.to_move]
+        return (
+            window_score(own, other)
+            - window_score(other, own)
+            + centre_score(own)
+            - centre_score(other)
+        )
+
+    def plies_left_at_most(self, state: Connect4State) -> int:
+        return BOARD.cells - state.ply
+
+    def order_moves(self, state: Connect4State, moves) -> list[int]:
+        """Centre columns first: they take part in the most lines."""
+        return sorted(moves, key=lambda c: abs(c - WIDTH // 2))
+
+
+GAME = Connect4()
+register_game("connect4", "Connect 4", lambda: GAME)

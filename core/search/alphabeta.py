@@ -1,0 +1,189 @@
+"""Alpha-beta: negamax with pruning, iterative deepening, a transposition table and
+move ordering (the table's move first, then the game's order), under any budget.
+
+The top `LIVE_PLIES` of the tree are always searched here, in Python, so the inspector
+sees every root move and its replies get values. Below that, a game may hand the
+subtree to a fast backend (a numba kernel with its own table); in trace mode everything
+runs here so that every node can be shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..game import Game, Move, State
+from ..values import INFINITY, is_decisive
+from .control import Budget, SearchControl, SearchStopped
+from .events import IterationDone, MoveValue, SearchDone
+from .tree import LIVE_PLIES, TreeSearch, bound_of
+
+MAX_DEPTH = 64
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class TreeBackend(Protocol):
+    """A fast searcher for subtrees, with its own transposition table."""
+
+    def reset(self) -> None:
+        """Forget the table: every search starts afresh."""
+
+    def negamax(self, state: State, depth: int, alpha: int, beta: int,
+                control: SearchControl, nodes_so_far: int) -> tuple[int, int]:
+        """(value, nodes searched); raises SearchStopped when the control says so."""
+
+    def best_move(self, state: State) -> Move | None:
+        """The move its table holds for `state`, if any (for the principal variation)."""
+
+
+@dataclass(slots=True)
+class Entry:
+    depth: int
+    value: float
+    flag: int
+    move: Move | None
+
+
+def to_table(value: float, ply: int) -> float:
+    """Store decisive values as distance from the node, not from the game's start."""
+    if is_decisive(value):
+        return value + ply if value > 0 else value - ply
+    return value
+
+
+def from_table(value: float, ply: int) -> float:
+    if is_decisive(value):
+        return value - ply if value > 0 else value + ply
+    return value
+
+
+class AlphaBeta(TreeSearch):
+    def __init__(self, game: Game, control: SearchControl, observer: Any = None,
+                 backend: TreeBackend | None = None) -> None:
+        super().__init__(game, control, observer)
+        self.table: dict[int, Entry] = {}
+        self.backend = None if self.tracing else backend
+        if self.backend is not None:
+            self.backend.reset()
+        self.root_values: list[MoveValue] = []
+        self.exact_root = False
+
+    def negamax(self, state: State, depth: int, alpha: float, beta: float,
+                path: tuple = ()) -> float:
+        if self.backend is not None and len(path) >= LIVE_PLIES and depth > 0:
+            value, nodes = self.backend.negamax(state, depth, alpha, beta, self.control,
+                                                self.nodes)
+            self.nodes += nodes
+            return value
+        static = self.enter(state, path, depth, alpha, beta)
+        if static is not None:
+            return static
+        alpha0 = alpha
+        key = state.key()
+        entry = self.table.get(key)
+        table_move = None
+        if entry is not None:
+            table_move = entry.move
+            if entry.depth >= depth and path:
+                value = from_table(entry.value, state.ply)
+                if (entry.flag == EXACT or (entry.flag == LOWER and value >= beta)
+                        or (entry.flag == UPPER and value <= alpha)):
+                    self.leave(path, depth, value, alpha0, beta, entry.move, source="table")
+                    return value
+        moves = self.game.order_moves(state, state.moves())
+        if table_move in moves:
+            moves.remove(table_move)
+            moves.insert(0, table_move)
+        best, best_move = -INFINITY, moves[0]
+        for index, move in enumerate(moves):
+            child_path = path + (move,)
+            window_alpha = -INFINITY if self.exact_root and not path else alpha
+            value = -self.negamax(state.play(move), depth - 1, -beta, -window_alpha,
+                                  child_path)
+            self.report_child(child_path, value, window_alpha, beta)
+            if not path:
+                self.root_values.append(
+                    MoveValue(move, value, bound_of(value, window_alpha, beta)))
+            if value > best:
+                best, best_move = value, move
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                self.store(key, state.ply, depth, best, LOWER, best_move)
+                pruned = len(moves) - index - 1
+                self.leave(path, depth, best, alpha0, beta, best_move, cutoff=pruned > 0,
+                           pruned=pruned)
+                return best
+        self.store(key, state.ply, depth, best, UPPER if best <= alpha0 else EXACT,
+                   best_move)
+        self.leave(path, depth, best, alpha0, beta, best_move)
+        return best
+
+    def store(self, key: int, ply: int, depth: int, value: float, flag: int,
+              move: Move) -> None:
+        self.table[key] = Entry(depth, to_table(value, ply), flag, move)
+
+    def principal_variation(self, state: State, first: Move, limit: int) -> tuple:
+        """The best line as the tables hold it, starting with the root's best move."""
+        line = [first]
+        state = state.play(first)
+        while len(line) < limit and state.outcome() is None:
+            entry = self.table.get(state.key())
+            move = entry.move if entry is not None else None
+            if move is None and self.backend is not None:
+                move = self.backend.best_move(state)
+            if move is None or move not in state.moves():
+                break
+            line.append(move)
+            state = state.play(move)
+        return tuple(line)
+
+    def iteration(self, state: State, depth: int) -> tuple[Move, float]:
+        self.iteration_depth = depth
+        self.root_values = []
+        value = self.negamax(state, depth, -INFINITY, INFINITY)
+        return self.table[state.key()].move, value
+
+
+def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = None,
+                     control: SearchControl | None = None,
+                     backend: TreeBackend | None = None,
+                     exact_root: bool = False) -> SearchDone:
+    """Iterative deepening until the budget runs out, a depth is reached, or the game
+    is solved (a decisive value, or no plies left to search).
+
+    With `exact_root`, every root move is searched with a full window, so each gets an
+    exact value (for analysis), at some cost in speed.
+    """
+    control = control or SearchControl(budget)
+    search = AlphaBeta(game, control, observer, backend)
+    search.exact_root = exact_root
+    max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
+    plies_left = game.plies_left_at_most(state)
+    done: SearchDone | None = None
+    for depth in range(1, max_depth + 1):
+        try:
+            best_move, value = search.iteration(state, depth)
+        except SearchStopped:
+            if search.root_values:  # the previous best, searched deeper, and any better
+                best = max(search.root_values, key=lambda mv: mv.value)
+                pv = search.principal_variation(state, best.move, depth)
+                done = SearchDone(best.move, best.value, pv, search.nodes,
+                                  control.elapsed(), depth - 1,
+                                  done.move_values if done else (),
+                                  note=f"depth {depth} partly searched")
+            break
+        elapsed = control.elapsed()
+        move_values = tuple(search.root_values)
+        pv = search.principal_variation(state, best_move, depth)
+        nps = search.nodes / elapsed if elapsed > 0 else 0.0
+        if observer is not None:
+            observer(IterationDone(depth, best_move, value, move_values, pv, search.nodes,
+                                   elapsed, nps))
+        done = SearchDone(best_move, value, pv, search.nodes, elapsed, depth, move_values)
+        if is_decisive(value) or (plies_left is not None and depth >= plies_left):
+            break
+    if done is None:
+        first = game.order_moves(state, state.moves())[0]
+        return SearchDone(first, None, (first,), search.nodes, control.elapsed(),
+                          note="stopped before depth 1 was complete")
+    return done

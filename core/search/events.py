@@ -1,0 +1,202 @@
+"""Search events: the inspector's data model.
+
+Searches call an optional observer with these small frozen records. Live views use the
+summaries (`NodeResult`, `IterationDone`, `MctsSnapshot`, `SearchDone`); step mode replays
+the node-level trace (`NodeEntered` / `NodeLeft`, and the four MCTS phases), which a
+search emits only when its observer asks for it with `trace = True`.
+
+Values are from the point of view of the side to move at the node concerned (negamax),
+except MCTS means, which are for the side to move at the root. Paths are tuples of moves
+from the root.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Protocol
+
+Move = Hashable
+Path = tuple
+
+
+class Bound:
+    """What a tree-search value says about the true value."""
+
+    EXACT = "exact"
+    LOWER = "lower"  # the true value is at least this (a cut-off: fail high)
+    UPPER = "upper"  # the true value is at most this (every move failed low)
+
+
+# --- tree search (minimax, alpha-beta, greedy) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEntered:
+    """Trace: the search enters the node at `path` with window (alpha, beta)."""
+
+    path: Path
+    depth: int  # plies left to search below this node
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeLeft:
+    """Trace: the search leaves the node at `path` with `value`.
+
+    `cutoff` is set when a child's value reached beta and `pruned` moves were never
+    searched; `source` says where the value came from ("search", "leaf", "end",
+    "table" for a transposition-table hit).
+    """
+
+    path: Path
+    depth: int
+    value: float
+    alpha: float
+    beta: float
+    best_move: Move | None
+    cutoff: bool = False
+    pruned: int = 0
+    source: str = "search"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeResult:
+    """Live: a node one or two plies below the root got its value at this depth.
+
+    `value` is for the side that played the last move of `path` (negamax: at every
+    node the best child is the one with the highest value).
+    """
+
+    path: Path
+    depth: int  # the iteration's depth
+    value: float
+    bound: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    move: Move
+    value: float
+    bound: str
+
+
+@dataclass(frozen=True, slots=True)
+class IterationDone:
+    """Live: one iteration of (iterative-deepening) tree search finished."""
+
+    depth: int
+    best_move: Move
+    value: float
+    move_values: tuple[MoveValue, ...]
+    pv: tuple
+    nodes: int
+    elapsed: float
+    nodes_per_second: float
+
+
+# --- Monte Carlo tree search ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStat:
+    move: Move
+    visits: int
+    mean: float  # mean result for the side to move at the root, 0..1
+    uct: float
+
+
+@dataclass(frozen=True, slots=True)
+class MctsSnapshot:
+    """Live: the root's statistics so far."""
+
+    iterations: int
+    elapsed: float
+    iterations_per_second: float
+    stats: tuple[MoveStat, ...]
+    pv: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class MctsSelected:
+    """Trace, phase 1: the tree policy walked down to `path`."""
+
+    iteration: int
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MctsExpanded:
+    """Trace, phase 2: a new node at `path` (its last move is the new one)."""
+
+    iteration: int
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MctsRolledOut:
+    """Trace, phase 3: a random playout from `path` played `moves` and ended so."""
+
+    iteration: int
+    path: Path
+    moves: tuple
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MctsBackedUp:
+    """Trace, phase 4: the result went back up `path`; `reward` is for the root mover."""
+
+    iteration: int
+    path: Path
+    reward: float
+
+
+# --- every search --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDone:
+    """Every search ends with this; agents return it as their decision.
+
+    `value` is for the side to move at the root (None where the agent has no value);
+    `work` counts nodes or MCTS iterations; `depth` is the last completed depth of a
+    tree search; `move_values` are the root moves' values where the search has them.
+    """
+
+    best_move: Move
+    value: float | None
+    pv: tuple
+    work: int
+    elapsed: float
+    depth: int | None = None
+    move_values: tuple[MoveValue, ...] = ()
+    note: str = ""
+
+
+TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,
+                MctsBackedUp)
+
+
+class Observer(Protocol):
+    trace: bool
+
+    def __call__(self, event: Any) -> None: ...
+
+
+@dataclass
+class Recorder:
+    """An observer that keeps events in a list, the trace capped at `cap` events."""
+
+    trace: bool = False
+    cap: int = 200_000
+    events: list = field(default_factory=list)
+    trace_events: int = 0
+    truncated: bool = False
+
+    def __call__(self, event: Any) -> None:
+        if isinstance(event, TRACE_EVENTS):
+            if self.trace_events >= self.cap:
+                self.truncated = True
+                return
+            self.trace_events += 1
+        self.events.append(event)

@@ -1,0 +1,41 @@
+"""The value scale every search and heuristic shares.
+
+Values are from the point of view of the side to move. A won game scores
+`WIN - ply`, where `ply` is the ply count of the position in which the winning move
+has just been played; so a faster win scores higher and a slower loss scores higher
+(less negative). Heuristic values stay far below `WIN - MAX_PLY`.
+"""
+from __future__ import annotations
+
+from .game import Outcome
+
+WIN = 1_000_000
+MAX_PLY = 10_000  # longer than any game we know; bounds the "win" zone
+INFINITY = WIN + 1
+
+
+def is_decisive(value: float) -> bool:
+    return abs(value) >= WIN - MAX_PLY
+
+
+def terminal_value(outcome: Outcome, ply: int, to_move: int) -> int:
+    """Value of a finished game for `to_move`, the game having ended at `ply`."""
+    if outcome.winner is None:
+        return 0
+    return WIN - ply if outcome.winner == to_move else -(WIN - ply)
+
+
+def describe_value(value: float, ply: int) -> str:
+    """`win in 3`, `loss in 2`, or a signed heuristic figure such as `+35`.
+
+    `ply` is the ply count of the position the value belongs to; "in k" counts the
+    winner's own moves from there.
+    """
+    if is_decisive(value):
+        plies = (WIN - abs(int(value))) - ply
+        if value > 0:
+            return f"win in {(plies + 1) // 2}"
+        return f"loss in {plies // 2}"
+    if isinstance(value, float):
+        return f"{value:+.3f}"
+    return f"{value:+d}"

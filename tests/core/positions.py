@@ -1,0 +1,48 @@
+"""Connect 4 test positions made by seeded random play (reproducible, no hand tuning)."""
+from __future__ import annotations
+
+import random
+
+from plyground.core import get_game
+from plyground.core.games.connect4 import BOARD
+
+GAME = get_game("connect4")
+
+
+def random_position(rng: random.Random, plies: int):
+    """A running game after up to `plies` random moves (stops before any four)."""
+    state = GAME.start()
+    for _ in range(plies):
+        moves = [m for m in state.moves() if state.play(m).outcome() is None]
+        if not moves:
+            break
+        state = state.play(rng.choice(moves))
+    return state
+
+
+def positions_with_a_win_in_one(count: int, seed: int = 1):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = random_position(rng, rng.randrange(6, 30))
+        if state.winning_moves():
+            found.append(state)
+    return found
+
+
+def positions_needing_a_block(count: int, seed: int = 2):
+    """(state, column): the side to move has no win, the opponent threatens to win in
+    exactly one column, and blocking there leaves the opponent no immediate win; so every
+    other move loses at once."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = random_position(rng, rng.randrange(6, 30))
+        if state.outcome() is not None or state.winning_moves():
+            continue
+        opponent = state.pieces[1 - state.to_move]
+        cells = BOARD.completing_cells(opponent) & BOARD.playable_cells(state.occupied)
+        columns = [c for c in range(7) if cells & BOARD.column_mask(c)]
+        if len(columns) == 1 and not state.play(columns[0]).winning_moves():
+            found.append((state, columns[0]))
+    return found

@@ -1,0 +1,61 @@
+"""The agent catalogue: specs in and out, errors for bad names and settings."""
+from __future__ import annotations
+
+import pytest
+
+from plyground.core import (AGENT_KINDS, BadSetting, IllegalMove, UnknownName, get_game,
+                             make_agent, parse_agent)
+
+GAME = get_game("connect4")
+
+
+@pytest.mark.parametrize(
+    "text, kind, settings",
+    [
+        ("random", "random", {"seed": 0}),
+        ("mcts:iterations=5000,seed=1", "mcts", {"iterations": 5000, "seed": 1}),
+        ("alphabeta:time=0.5", "alphabeta", {"time": 0.5}),
+        (" minimax:depth = 4 ", "minimax", {"depth": 4}),
+    ],
+)
+def test_specs_parse_to_agents_with_those_settings(text, kind, settings):
+    agent = parse_agent(text)
+    assert agent.kind == kind
+    for name, value in settings.items():
+        assert agent.settings[name] == value
+
+
+@pytest.mark.parametrize("kind", list(AGENT_KINDS))
+def test_every_agent_round_trips_through_its_spec(kind):
+    agent = make_agent(kind)
+    assert parse_agent(agent.spec).settings == agent.settings
+    assert parse_agent("mcts:iterations=300,seed=4").spec == "mcts:iterations=300,seed=4"
+
+
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ("wizard", UnknownName, "unknown agent 'wizard'"),
+        ("mcts:speed=3", BadSetting, "unknown setting 'speed'"),
+        ("mcts:iterations=lots", BadSetting, "iterations='lots' is not a whole number"),
+        ("alphabeta:time=-1", BadSetting, "time must be at least"),
+        ("minimax:depth", BadSetting, "needs a value"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(text, error, message):
+    with pytest.raises(error, match=message):
+        parse_agent(text)
+
+
+def test_an_agent_refuses_a_finished_game():
+    won = GAME.parse_position("121212")
+    won = won.play(0)
+    with pytest.raises(IllegalMove, match="game is over"):
+        make_agent("greedy").choose(won)
+
+
+def test_unknown_games_are_named():
+    with pytest.raises(UnknownName, match="unknown game 'chess'"):
+        get_game("chess")
+    with pytest.raises(UnknownName, match="bad option"):
+        get_game("connect4", rows=3)

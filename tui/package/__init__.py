@@ -1,0 +1,1 @@
+"""plyground: a terminal workbench for game-playing AI."""
