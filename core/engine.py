@@ -1,0 +1,309 @@
+"""Runs agents in a child process and streams their events back.
+
+Pure-Python search holds the GIL, so searching in a thread would starve the UI. The
+engine keeps one spawned child process (spawning costs a fraction of a second of
+imports, so it is reused), sends it one search at a time, and reads its messages on a
+background thread that hands them to a listener:
+
+- `EngineEvents(search_id, events)`: live events, batched at most ~20 times a second;
+- `EngineDone(search_id, result, trace, truncated)`: the decision, and the recorded
+  node-level trace when the request asked for one;
+- `EngineFailed(search_id, message)`: the search raised, or the child died.
+
+`cancel()` is immediate for the caller: it sets a flag the search polls, and nothing
+more is reported for that search. If the child dies, the next search starts a new one.
+"""
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .search.control import SearchControl, StopFlag, TickClock
+from .search.events import TRACE_EVENTS, SearchDone
+
+FLUSH_INTERVAL = 0.05  # seconds between batches of live events
+DEFAULT_TRACE_CAP = 200_000
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    game_id: str
+    position: str
+    agent: str  # an agent spec, e.g. "mcts:iterations=3000,seed=1"
+    game_options: dict = field(default_factory=dict)
+    trace: bool = False
+    trace_cap: int = DEFAULT_TRACE_CAP
+
+
+@dataclass(frozen=True)
+class EngineEvents:
+    search_id: int
+    events: list
+
+
+@dataclass(frozen=True)
+class EngineDone:
+    search_id: int
+    result: SearchDone
+    trace: list
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class EngineFailed:
+    search_id: int
+    message: str
+
+
+class EngineError(Exception):
+    """A search failed in the engine (its message says why)."""
+
+
+# --- the child process ---------------------------------------------------------------
+
+
+class _Streamer:
+    """The child's observer: batches live events, records the trace (capped)."""
+
+    def __init__(self, conn, search_id: int, trace: bool, cap: int) -> None:
+        self.conn = conn
+        self.search_id = search_id
+        self.trace = trace
+        self.cap = cap
+        self.recorded: list = []
+        self.truncated = False
+        self.pending: list = []
+        self.lock = threading.Lock()
+        self.running = True
+        self.flusher = threading.Thread(target=self._flush_periodically, daemon=True)
+        self.flusher.start()
+
+    def __call__(self, event: Any) -> None:
+        if isinstance(event, TRACE_EVENTS):
+            if len(self.recorded) < self.cap:
+                self.recorded.append(event)
+            else:
+                self.truncated = True
+            return
+        with self.lock:
+            self.pending.append(event)
+
+    def flush(self) -> None:
+        with self.lock:
+            batch, self.pending = self.pending, []
+            if batch:
+                self.conn.send(("events", self.search_id, batch))
+
+    def _flush_periodically(self) -> None:
+        while self.running:
+            time.sleep(FLUSH_INTERVAL)
+            self.flush()
+
+    def close(self) -> None:
+        self.running = False
+        self.flusher.join()
+        self.flush()
+
+
+def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
+    from . import games  # noqa: F401  (registers the games)
+    from .agents import parse_agent
+    from .game import PlygroundError, get_game
+
+    stop = StopFlag(stop_buffer)
+    while True:
+        try:
+            message = commands.recv()
+        except EOFError:
+            return
+        kind = message[0]
+        if kind == "quit":
+            return
+        if kind == "warm":
+            try:
+                from .fast import warm_up
+
+                warm_up(message[1])
+            except Exception:  # a failed warm-up only costs time at the first search
+                traceback.print_exc()
+            continue
+        search_id, request = message[1], message[2]
+        stop.clear()
+        streamer = _Streamer(events, search_id, request.trace, request.trace_cap)
+        try:
+            game = get_game(request.game_id, **request.game_options)
+            state = game.parse_position(request.position)
+            agent = parse_agent(request.agent)
+            clock = TickClock() if clock_kind == "tick" else time.perf_counter
+            control = SearchControl(agent.budget(), stop, clock)
+            result = agent.decide(state, observer=streamer, control=control)
+        except PlygroundError as error:
+            streamer.close()
+            events.send(("failed", search_id, str(error)))
+            continue
+        except Exception as error:  # a bug: say what, keep the engine alive
+            streamer.close()
+            detail = traceback.format_exc(limit=3)
+            events.send(("failed", search_id, f"internal error: {error!r}\n{detail}"))
+            continue
+        streamer.close()
+        events.send(("done", search_id, result, streamer.recorded, streamer.truncated))
+
+
+# --- the parent side -----------------------------------------------------------------
+
+
+class Engine:
+    """A reusable search process. `listener` is called on a background thread."""
+
+    def __init__(self, listener: Callable[[Any], None] | None = None,
+                 clock: str = "real") -> None:
+        self._queue: queue.Queue = queue.Queue()
+        self.listener = listener or self._queue.put
+        self.clock = clock
+        self._context = multiprocessing.get_context("spawn")
+        self._stop_buffer = self._context.RawArray("b", 8)
+        self._stop = StopFlag(self._stop_buffer)
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._process = None
+        self._commands = None
+        self.active: int | None = None
+        self._cancelled: set[int] = set()
+
+    # lifecycle
+
+    def _ensure_running(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        command_reader, command_writer = self._context.Pipe(duplex=False)
+        event_reader, event_writer = self._context.Pipe(duplex=False)
+        self._process = self._context.Process(
+            target=_child_main,
+            args=(command_reader, event_writer, self._stop_buffer, self.clock),
+            daemon=True, name="plyground-engine",
+        )
+        self._process.start()
+        command_reader.close()
+        event_writer.close()
+        self._commands = command_writer
+        reader = threading.Thread(target=self._read, args=(event_reader, self._process),
+                                  daemon=True, name="plyground-engine-reader")
+        reader.start()
+
+    def _send(self, message: tuple) -> None:
+        """Send to the child, starting a new one if the last has died."""
+        self._ensure_running()
+        try:
+            self._commands.send(message)
+        except (BrokenPipeError, OSError):
+            self._process.join(timeout=1)
+            self._process = None
+            self._ensure_running()
+            self._commands.send(message)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def warm(self, game_id: str) -> None:
+        """Compile or load the game's kernels in the child, ahead of the first search."""
+        with self._lock:
+            self._send(("warm", game_id))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._process is None:
+                return
+            self._stop.set()
+            try:
+                self._commands.send(("quit",))
+            except (BrokenPipeError, OSError):
+                pass
+            self._process.join(timeout=1)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join(timeout=1)
+            self._process = None
+
+    # searching
+
+    def submit(self, request: SearchRequest) -> int:
+        """Start a search (cancelling any running one); returns its id."""
+        with self._lock:
+            if self.active is not None:
+                self._cancel_locked()
+            search_id = next(self._ids)
+            self.active = search_id
+            self._send(("search", search_id, request))
+            return search_id
+
+    def cancel(self) -> None:
+        """Stop the running search; nothing more is reported for it."""
+        with self._lock:
+            self._cancel_locked()
+
+    def _cancel_locked(self) -> None:
+        if self.active is not None:
+            self._cancelled.add(self.active)
+            self.active = None
+            self._stop.set()
+
+    def _read(self, conn, process) -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                break
+            kind, search_id = message[0], message[1]
+            if search_id in self._cancelled:
+                if kind != "events":
+                    self._cancelled.discard(search_id)
+                continue
+            if kind == "events":
+                self.listener(EngineEvents(search_id, message[2]))
+                continue
+            with self._lock:
+                if self.active == search_id:
+                    self.active = None
+            if kind == "done":
+                self.listener(EngineDone(search_id, message[2], message[3], message[4]))
+            else:
+                self.listener(EngineFailed(search_id, message[2]))
+        process.join(timeout=1)
+        with self._lock:
+            lost = self.active if self._process is process else None
+            if lost is not None:
+                self.active = None
+        if lost is not None:
+            code = process.exitcode
+            self.listener(EngineFailed(
+                lost, f"the search process stopped unexpectedly (exit code {code})"))
+
+    def run(self, request: SearchRequest, on_events: Callable[[list], None] | None = None
+            ) -> EngineDone:
+        """Search and wait (for the CLI and tests; needs the default listener)."""
+        search_id = self.submit(request)
+        while True:
+            message = self._queue.get()
+            if message.search_id != search_id:
+                continue
+            if isinstance(message, EngineEvents):
+                if on_events is not None:
+                    on_events(message.events)
+            elif isinstance(message, EngineDone):
+                return message
+            else:
+                raise EngineError(message.message)
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

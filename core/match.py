@@ -1,0 +1,83 @@
+"""A game in progress: who plays each side, the positions so far, undo.
+
+The app and the CLI both drive games through this; it holds no UI and no search.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .agents import Agent, parse_agent
+from .game import Game, Move, Outcome, State
+
+HUMAN = "human"
+
+
+def parse_side(spec: str) -> Agent | None:
+    """None for `human`, else the agent the spec names (errors name the problem)."""
+    return None if spec.strip() == HUMAN else parse_agent(spec)
+
+
+@dataclass
+class Match:
+    game: Game
+    sides: tuple[str, str]  # per side: "human" or an agent spec
+    start: State | None = None
+    states: list[State] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.agents = tuple(parse_side(spec) for spec in self.sides)
+        if self.start is None:
+            self.start = self.game.start()
+        if not self.states:
+            self.states = [self.start]
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
+
+    def agent_to_move(self) -> Agent | None:
+        """The agent whose turn it is (None on a human's turn or when the game is over)."""
+        if self.outcome is not None:
+            return None
+        return self.agents[self.state.to_move]
+
+    def is_human(self, side: int) -> bool:
+        return self.agents[side] is None
+
+    @property
+    def watching(self) -> bool:
+        """No human plays: agent against agent."""
+        return all(agent is not None for agent in self.agents)
+
+    def play(self, move: Move) -> State:
+        """Play `move` for the side to move (raises IllegalMove, nothing changes then)."""
+        state = self.state.play(move)
+        self.states.append(state)
+        self.moves.append(move)
+        return state
+
+    def undo(self) -> int:
+        """Take back moves to the previous turn of a human; returns how many.
+
+        With no human, one move. Nothing is undone when no earlier position had a
+        human to move (an agent's opening move is not taken back just to be replayed).
+        """
+        for index in range(len(self.moves) - 1, -1, -1):
+            if self.watching or self.is_human(self.states[index].to_move):
+                undone = len(self.moves) - index
+                del self.moves[index:]
+                del self.states[index + 1:]
+                return undone
+        return 0
+
+    def restart(self) -> None:
+        self.states = [self.start]
+        self.moves = []
+
+    def move_texts(self) -> list[str]:
+        return [self.game.format_move(move) for move in self.moves]

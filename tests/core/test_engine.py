@@ -1,0 +1,105 @@
+"""The search process: results, live events, traces, cancel and crash handling."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from plyground.core import get_game, make_agent
+
+from plyground.core.engine import (Engine, EngineDone, EngineError, EngineFailed,
+                                   SearchRequest)
+from plyground.core.search.events import (IterationDone, MctsSnapshot, NodeEntered,
+                                          NodeResult)
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with Engine() as engine:
+        yield engine
+
+
+def test_a_search_returns_its_decision_and_live_events(engine):
+    batches = []
+    done = engine.run(SearchRequest("connect4", "4453", "alphabeta:depth=5"),
+                      on_events=batches.append)
+    assert done.result.best_move in range(7)
+    assert done.result.depth == 5
+    events = [e for batch in batches for e in batch]
+    assert [e.depth for e in events if isinstance(e, IterationDone)] == [1, 2, 3, 4, 5]
+    assert any(isinstance(e, NodeResult) for e in events)
+    assert done.trace == []
+
+
+def test_an_mcts_search_streams_snapshots(engine):
+    batches = []
+    done = engine.run(SearchRequest("connect4", "", "mcts:iterations=3000,seed=1"),
+                      on_events=batches.append)
+    snapshots = [e for batch in batches for e in batch if isinstance(e, MctsSnapshot)]
+    assert snapshots and snapshots[-1].iterations == 3000 == done.result.work
+
+
+def test_a_traced_search_brings_back_its_trace(engine):
+    done = engine.run(SearchRequest("connect4", "4453", "alphabeta:depth=3", trace=True))
+    entered = [e for e in done.trace if isinstance(e, NodeEntered)]
+    assert len(entered) == done.result.work and not done.truncated
+    capped = engine.run(SearchRequest("connect4", "4453", "alphabeta:depth=4", trace=True,
+                                      trace_cap=50))
+    assert len(capped.trace) == 50 and capped.truncated
+
+
+def test_bad_requests_fail_with_the_reason(engine):
+    with pytest.raises(EngineError, match="completes a four"):
+        engine.run(SearchRequest("connect4", "1212121", "greedy"))
+    with pytest.raises(EngineError, match="unknown agent"):
+        engine.run(SearchRequest("connect4", "", "wizard"))
+    # and the engine still works afterwards
+    in_process = make_agent("greedy").choose(get_game("connect4").start())
+    assert engine.run(SearchRequest("connect4", "", "greedy")).result.best_move == in_process
+
+
+class Collector:
+    def __init__(self):
+        self.messages = []
+        self.finished = threading.Event()
+
+    def __call__(self, message):
+        self.messages.append(message)
+        if isinstance(message, (EngineDone, EngineFailed)):
+            self.finished.set()
+
+
+def test_cancel_stops_a_long_search_and_reports_nothing_for_it():
+    collector = Collector()
+    with Engine(collector) as engine:
+        long_search = engine.submit(SearchRequest("connect4", "", "alphabeta:time=60"))
+        time.sleep(0.5)
+        engine.cancel()
+        started = time.perf_counter()
+        quick = engine.submit(SearchRequest("connect4", "4", "alphabeta:depth=2"))
+        assert collector.finished.wait(20)
+        # the cancelled 60 s search gave way within seconds
+        assert time.perf_counter() - started < 10
+        ends = [m for m in collector.messages if isinstance(m, (EngineDone, EngineFailed))]
+        assert [m.search_id for m in ends] == [quick]
+        assert all(m.search_id != long_search for m in collector.messages
+                   if isinstance(m, EngineDone))
+
+
+def test_a_killed_search_process_is_reported_and_replaced():
+    collector = Collector()
+    with Engine(collector) as engine:
+        doomed = engine.submit(SearchRequest("connect4", "", "alphabeta:time=60"))
+        time.sleep(0.5)
+        os.kill(engine.pid, signal.SIGKILL)
+        assert collector.finished.wait(20)
+        failure = collector.messages[-1]
+        assert isinstance(failure, EngineFailed) and failure.search_id == doomed
+        assert "stopped unexpectedly" in failure.message
+        collector.finished.clear()
+        engine.submit(SearchRequest("connect4", "", "greedy"))
+        assert collector.finished.wait(20)
+        assert isinstance(collector.messages[-1], EngineDone)

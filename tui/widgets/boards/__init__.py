@@ -1,0 +1,12 @@
+"""Board widgets, one per game: they render a State and post `MoveChosen`; they never
+decide rules (the screen asks the State whether a move is legal)."""
+from __future__ import annotations
+
+from .base import BoardWidget
+from .connect4 import Connect4Board
+
+BOARDS: dict[str, type[BoardWidget]] = {"connect4": Connect4Board}
+
+
+def board_for(game_id: str) -> BoardWidget:
+    return BOARDS[game_id](id="board")

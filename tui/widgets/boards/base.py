@@ -1,0 +1,24 @@
+"""What every board widget offers the game screen."""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+from textual.widget import Widget
+
+
+class BoardWidget(Widget, can_focus=True):
+    """Shows a State; turns clicks and keys into `MoveChosen` messages."""
+
+    class MoveChosen(Message):
+        def __init__(self, move: Any) -> None:
+            super().__init__()
+            self.move = move
+
+    def show(self, state: Any, animate: bool = False) -> None:
+        """Display `state`; with `animate`, its last move is animated in."""
+        raise NotImplementedError
+
+    def set_interactive(self, interactive: bool) -> None:
+        """Whether a human may pick a move now (shows or hides the cursor)."""
+        raise NotImplementedError
