@@ -18,9 +18,11 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import queue
+import sys
 import threading
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -59,6 +61,18 @@ class EngineDone:
 class EngineFailed:
     search_id: int
     message: str
+
+
+@contextmanager
+def real_stderr():
+    """Starting a process passes stderr's file descriptor to the child; an app that
+    captures stderr (Textual does) leaves one that is not a real descriptor."""
+    captured = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = captured
 
 
 class EngineError(Exception):
@@ -184,16 +198,17 @@ class Engine:
             return
         command_reader, command_writer = self._context.Pipe(duplex=False)
         event_reader, event_writer = self._context.Pipe(duplex=False)
-        self._process = self._context.Process(
+        process = self._context.Process(
             target=_child_main,
             args=(command_reader, event_writer, self._stop_buffer, self.clock),
             daemon=True, name="plyground-engine",
         )
-        self._process.start()
+        with real_stderr():
+            process.start()
         command_reader.close()
         event_writer.close()
-        self._commands = command_writer
-        reader = threading.Thread(target=self._read, args=(event_reader, self._process),
+        self._process, self._commands = process, command_writer
+        reader = threading.Thread(target=self._read, args=(event_reader, process),
                                   daemon=True, name="plyground-engine-reader")
         reader.start()
 

@@ -1,5 +1,100 @@
-"""The Textual application (being written)."""
+"""The Textual app: setup → game → result, one engine process for the whole session.
+
+`create_app` is the one factory the CLI and the tests share; `run` launches it.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from plyground.core import get_game
+from plyground.core.engine import Engine
+from plyground.core.match import Match
+
+from .screens.game import EngineUpdate, GameScreen
+from .screens.setup import SetupScreen
+from .themes import BOARD_VARIABLE_DEFAULTS, load_themes
+
+DEFAULT_THEME = "plyground-dark"
 
 
-def run(game_id=None, sides=None, position=None):
-    raise NotImplementedError("the app is being written")
+class PlygroundApp(App):
+    TITLE = "plyground"
+
+    def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
+                 position: str | None = None, *, clock: str = "real",
+                 move_delay: float = 0.6, animations: bool = True) -> None:
+        super().__init__()
+        self.start_with = (game_id, sides, position)
+        self.clock = clock
+        self.move_delay = move_delay
+        if not animations:
+            self.animation_level = "none"
+        self.engine = Engine(self.engine_listener, clock=clock)
+        self.game_screen: GameScreen | None = None
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(BOARD_VARIABLE_DEFAULTS)
+
+    def on_mount(self) -> None:
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        if DEFAULT_THEME in self.available_themes:
+            self.theme = DEFAULT_THEME
+        for problem in problems:
+            self.notify(problem, severity="warning")
+        game_id, sides, position = self.start_with
+        if game_id is not None and sides is not None:
+            self.start_match(game_id, sides, position)
+        else:
+            self.push_screen(SetupScreen(game_id, sides))
+
+    def on_unmount(self) -> None:
+        self.engine.close()
+
+    def engine_listener(self, update) -> None:
+        """Called on the engine's reader thread: hand the update to the game screen."""
+        screen = self.game_screen
+        if screen is not None:
+            screen.post_message(EngineUpdate(update))
+
+    def start_match(self, game_id: str, sides: tuple[str, str],
+                    position: str | None = None) -> None:
+        game = get_game(game_id)
+        start = game.parse_position(position) if position else None
+        self.game_screen = GameScreen(Match(game, sides, start), self.move_delay)
+        self.push_screen(self.game_screen)
+
+    def show_setup(self, match: Match) -> None:
+        """Leave the game for the setup screen, keeping the game's choices."""
+        self.game_screen = None
+        self.pop_screen()
+        if not isinstance(self.screen, SetupScreen):
+            self.push_screen(SetupScreen(match.game.id, match.sides))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands, plus every key binding active on this screen."""
+        yield from super().get_system_commands(screen)
+        seen = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if not binding.description or binding.action in seen or not active.enabled:
+                continue
+            seen.add(binding.action)
+            yield SystemCommand(binding.description, f"key: {active.binding.key_display or binding.key}",
+                                partial(active.node.run_action, binding.action))
+
+
+def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,
+               position: str | None = None, **options) -> PlygroundApp:
+    return PlygroundApp(game_id, sides, position, **options)
+
+
+def run(game_id: str | None = None, sides: tuple[str, str] | None = None,
+        position: str | None = None) -> None:
+    """Open the setup screen, or a game directly when the game and both sides are given."""
+    create_app(game_id, sides, position).run()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from .base import BoardWidget
 from .connect4 import Connect4Board
 
-BOARDS: dict[str, type[BoardWidget]] = {"connect4": Connect4Board}
+BOARDS: dict[str, type[BoardWidget]] = {board.game_id: board for board in (Connect4Board,)}
 
 
-def board_for(game_id: str) -> BoardWidget:
-    return BOARDS[game_id](id="board")
+def board_for(game_id: str, **kwargs) -> BoardWidget:
+    return BOARDS[game_id](**kwargs)

@@ -10,6 +10,8 @@ from textual.widget import Widget
 class BoardWidget(Widget, can_focus=True):
     """Shows a State; turns clicks and keys into `MoveChosen` messages."""
 
+    game_id: str = ""
+
     class MoveChosen(Message):
         def __init__(self, move: Any) -> None:
             super().__init__()
@@ -21,4 +23,8 @@ class BoardWidget(Widget, can_focus=True):
 
     def set_interactive(self, interactive: bool) -> None:
         """Whether a human may pick a move now (shows or hides the cursor)."""
+        raise NotImplementedError
+
+    def set_large(self, large: bool) -> None:
+        """Draw at full size, or compact (small screens, previews)."""
         raise NotImplementedError

@@ -31,6 +31,7 @@ def winning_cells(state: Connect4State) -> int:
 
 
 class Connect4Board(BoardWidget):
+    game_id = "connect4"
     DEFAULT_CSS = """
     Connect4Board {
         width: auto;

@@ -1,0 +1,46 @@
+"""Driving the app in tests: a fixed-size terminal, no animations, a fake clock."""
+from __future__ import annotations
+
+import time
+
+from plyground.tui.app import create_app
+
+SIZE = (160, 50)
+
+
+def make_app(game_id="connect4", sides=None, position=None, **options):
+    options = {"clock": "tick", "animations": False, "move_delay": 0, **options}
+    return create_app(game_id, sides, position, **options)
+
+
+def record_notifications(app) -> list[str]:
+    """The messages the app shows as notifications, from now on."""
+    seen: list[str] = []
+    original = app.notify
+
+    def notify(message, *args, **kwargs):
+        seen.append(str(message))
+        return original(message, *args, **kwargs)
+
+    app.notify = notify
+    return seen
+
+
+async def wait_until(pilot, condition, timeout: float = 60.0) -> None:
+    """Let the app run until `condition()` holds (fails the test after `timeout`)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {condition}")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def settled(pilot, app) -> None:
+    """Wait until no search runs and nothing is scheduled to start."""
+    screen = app.game_screen
+    await wait_until(pilot, lambda: screen.search is None and screen.timer is None)
+
+
+def status_text(app) -> str:
+    return str(app.game_screen.query_one("#status").content)

@@ -1,0 +1,429 @@
+"""The game screen: the board, whose turn it is, the moves, and the search inspector.
+
+Agents search in the engine process; its messages arrive here as `EngineUpdate`
+messages, so the screen never blocks. Every key works at any moment: one that makes no
+sense now (a move during the agent's turn, a full column) gets a message, nothing else.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from plyground.core.engine import EngineDone, EngineEvents, EngineFailed, SearchRequest
+from plyground.core.game import IllegalMove
+from plyground.core.match import Match
+from plyground.core.search.replay import replay_for
+
+from ..widgets.boards import BoardWidget, board_for
+from ..widgets.inspector import Inspector
+from ..widgets.inspector.step_view import StepView
+from ..widgets.move_list import MoveList
+from .result import ResultScreen
+
+LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
+
+
+class EngineUpdate(Message):
+    """An engine message, posted from the engine's reader thread."""
+
+    def __init__(self, update) -> None:
+        super().__init__()
+        self.update = update
+
+
+@dataclass
+class SearchRecord:
+    """A search the screen started: what for, from where, and what came back."""
+
+    purpose: str  # "move" (its result is played) or "trace" (only to step through)
+    state: object
+    side: int
+    agent: object
+    search_id: int
+    result: object = None
+    trace: list | None = None
+    truncated: bool = False
+
+
+class GameScreen(Screen):
+    DEFAULT_CSS = """
+    GameScreen #players { height: 1; padding: 0 1; background: $panel; }
+    GameScreen #main { height: 1fr; }
+    GameScreen #left { width: 48; padding: 0 1; }
+    GameScreen #status { height: auto; min-height: 2; padding: 0 1; margin: 1 0; }
+    GameScreen #status.error { color: $error; }
+    GameScreen #inspector { width: 1fr; }
+    """
+    BINDINGS = [
+        Binding("u", "undo", "Undo"),
+        Binding("n", "new_game", "New game"),
+        Binding("p", "pause", "Pause"),
+        Binding("full_stop", "step_move", "Next move"),
+        Binding("s", "step_through", "Step through search"),
+        Binding("t", "toggle_trace", "Trace"),
+        Binding("r", "retry", "Retry"),
+        Binding("escape", "setup", "Setup"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, match: Match, move_delay: float = 0.6) -> None:
+        super().__init__()
+        self.match = match
+        self.move_delay = move_delay  # pause between two agents' moves, to follow them
+        self.search: SearchRecord | None = None  # running
+        self.last: SearchRecord | None = None  # the last finished search with a result
+        self.recorded: SearchRecord | None = None  # the last search recorded to step through
+        self.paused = False
+        self.trace_mode = False
+        self.failed: str | None = None
+        self.timer = None
+        self.thinking_since = 0.0
+
+    # --- layout --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="players")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield board_for(self.match.game.id, id="board")
+                yield Static(id="status")
+                yield MoveList()
+            yield Inspector(id="inspector")
+        yield Footer()
+
+    @property
+    def board(self) -> BoardWidget:
+        return self.query_one("#board", BoardWidget)
+
+    @property
+    def inspector(self) -> Inspector:
+        return self.query_one(Inspector)
+
+    def on_mount(self) -> None:
+        self.app.engine.warm(self.match.game.id)
+        self.set_interval(0.25, self.refresh_thinking)
+        self.fit_board()
+        self.board.focus()
+        self.start_game()
+
+    def on_resize(self) -> None:
+        self.fit_board()
+
+    def fit_board(self) -> None:
+        self.board.set_large(self.app.size.height >= LARGE_BOARD_HEIGHT)
+
+    def player_name(self, side: int) -> str:
+        agent = self.match.agents[side]
+        if agent is not None:
+            return agent.label
+        humans = sum(self.match.is_human(s) for s in (0, 1))
+        return "You" if humans == 1 else "Human"
+
+    def refresh_players(self) -> None:
+        game = self.match.game
+        sides = "   ".join(f"{game.side_labels[s]}: {self.player_name(s)}" for s in (0, 1))
+        flags = [flag for flag, on in (("paused", self.paused and self.match.watching),
+                                       ("trace on", self.trace_mode)) if on]
+        text = Text(f"{game.title}   ", style="bold")
+        text.append(sides)
+        if flags:
+            text.append("   [" + ", ".join(flags) + "]", style="bold")
+        self.query_one("#players", Static).update(text)
+
+    # --- the flow of the game ------------------------------------------------------
+
+    def start_game(self) -> None:
+        self.board.show(self.match.state)
+        self.inspector.idle("No search yet: the inspector shows an agent's search "
+                            "while it thinks.")
+        self.last = self.recorded = None
+        self.paused = False
+        self.failed = None
+        self.after_move(animate=False)
+
+    def after_move(self, animate: bool) -> None:
+        """Show the position and start whatever comes next."""
+        self.board.show(self.match.state, animate=animate)
+        self.query_one(MoveList).show(self.match.move_texts(), self.match.start.ply)
+        self.refresh_players()
+        self.show_turn()
+        if self.match.outcome is not None:
+            self.later(self.move_delay if animate else 0, self.show_result)
+        elif self.match.agent_to_move() is not None and not self.paused:
+            self.later(self.move_delay if animate and self.match.watching else 0,
+                       self.start_search)
+
+    def show_turn(self) -> None:
+        """The status line and the board's cursor for the current position."""
+        outcome = self.match.outcome
+        agent = self.match.agent_to_move()
+        self.board.set_interactive(outcome is None and agent is None)
+        side = self.side_label()
+        if outcome is not None:
+            self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
+                            f"{outcome.reason}.  n: new game · u: undo · Esc: setup")
+        elif agent is None:
+            whose = "their" if self.match.is_human(1 - self.match.state.to_move) else "your"
+            self.set_status(f"{side} to move — {whose} turn: {self.board_hint()}")
+        elif self.paused:
+            self.set_status(f"Paused. {side} ({agent.label}) is next: "
+                            "press . for one move, p to resume.")
+        else:
+            self.set_status(f"{side} ({agent.label}) is about to move…")
+
+    def board_hint(self) -> str:
+        return "1-7, or ←/→ and Enter, or click a column"
+
+    def side_label(self, side: int | None = None) -> str:
+        side = self.match.state.to_move if side is None else side
+        return self.match.game.side_labels[side]
+
+    def later(self, delay: float, callback) -> None:
+        self.cancel_timer()
+        self.timer = self.set_timer(delay, callback) if delay > 0 else None
+        if delay <= 0:
+            self.call_later(callback)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    def tell(self, message: str, severity: str = "information", title: str = "") -> None:
+        """A notification; plain text, since messages may quote the user's input."""
+        self.notify(message, severity=severity, title=title, markup=False)
+
+    def set_status(self, message: str, error: bool = False) -> None:
+        status = self.query_one("#status", Static)
+        status.update(Text(message))
+        status.set_class(error, "error")
+
+    def show_result(self) -> None:
+        self.timer = None
+        outcome = self.match.outcome
+        if outcome is None or isinstance(self.app.screen, ResultScreen):
+            return
+        self.app.push_screen(ResultScreen(self.match.game.describe_outcome(outcome),
+                                          outcome.reason), self.result_chosen)
+
+    def result_chosen(self, choice: str | None) -> None:
+        if choice == "again":
+            self.action_new_game()
+        elif choice == "setup":
+            self.action_setup()
+
+    # --- searching -----------------------------------------------------------------
+
+    def start_search(self, purpose: str = "move", side: int | None = None) -> None:
+        self.timer = None
+        state = self.match.state
+        side = state.to_move if side is None else side
+        agent = self.match.agents[side]
+        if agent is None or (purpose == "move" and self.match.agent_to_move() is None):
+            return
+        request = SearchRequest(self.match.game.id, self.match.game.format_position(state),
+                                agent.spec, trace=self.trace_mode or purpose == "trace")
+        search_id = self.app.engine.submit(request)
+        self.search = SearchRecord(purpose, state, side, agent, search_id)
+        self.failed = None
+        self.thinking_since = time.monotonic()
+        self.inspector.begin(self.match.game, state, agent, self.side_label(side))
+        self.refresh_thinking()
+
+    def refresh_thinking(self) -> None:
+        if self.search is None:
+            return
+        seconds = time.monotonic() - self.thinking_since
+        what = "is thinking" if self.search.purpose == "move" else \
+            "is recording a step-by-step trace"
+        self.set_status(f"{self.side_label(self.search.side)} ({self.search.agent.label}) "
+                        f"{what}… {seconds:.1f} s   (u: undo · n: new game · q: quit)")
+
+    def cancel_search(self) -> None:
+        if self.search is not None:
+            self.app.engine.cancel()
+            self.search = None
+        self.cancel_timer()
+
+    def on_engine_update(self, message: EngineUpdate) -> None:
+        update = message.update
+        search = self.search
+        if search is None or update.search_id != search.search_id:
+            return  # a cancelled or superseded search
+        if isinstance(update, EngineEvents):
+            self.inspector.feed(update.events)
+        elif isinstance(update, EngineDone):
+            self.search = None
+            search.result, search.trace, search.truncated = \
+                update.result, update.trace, update.truncated
+            self.inspector.finish(update.result, self.side_label(search.side))
+            if search.purpose == "trace":
+                self.recorded = search
+                self.open_step_view(search)
+                self.show_turn()
+                return
+            self.last = search
+            self.play(update.result.best_move)
+        elif isinstance(update, EngineFailed):
+            self.search = None
+            self.failed = update.message
+            self.inspector.failed(update.message.splitlines()[0])
+            self.set_status(f"The search failed: {update.message.splitlines()[0]}  "
+                            "The game is unchanged: r tries again.", error=True)
+            self.tell(update.message.splitlines()[0], title="Search failed",
+                        severity="error")
+
+    def play(self, move) -> None:
+        try:
+            self.match.play(move)
+        except IllegalMove as error:
+            self.tell(str(error), severity="warning")
+            return
+        self.after_move(animate=True)
+
+    # --- human moves -----------------------------------------------------------------
+
+    def on_board_widget_move_chosen(self, message: BoardWidget.MoveChosen) -> None:
+        message.stop()
+        if self.match.outcome is not None:
+            self.tell("The game is over: n starts a new game, u takes moves back.")
+            return
+        agent = self.match.agent_to_move()
+        if agent is not None:
+            self.tell(f"It is {self.side_label()}'s turn: {agent.label} plays it.",
+                        severity="warning")
+            return
+        try:
+            self.match.state.play(message.move)
+        except IllegalMove as error:
+            self.tell(f"{str(error).capitalize()}: pick another move.",
+                        severity="warning")
+            return
+        self.failed = None
+        self.play(message.move)
+
+    # --- actions ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """Show only the keys that mean something now (None = shown but disabled)."""
+        if action in ("pause", "step_move"):
+            return True if self.match.watching else None
+        if action == "retry":
+            return True if self.failed else None
+        return True
+
+    def action_undo(self) -> None:
+        self.cancel_search()
+        undone = self.match.undo()
+        if not undone:
+            self.tell("Nothing to undo.")
+        if self.match.watching:
+            self.paused = True
+        self.failed = None
+        self.after_move(animate=False)
+
+    def action_new_game(self) -> None:
+        self.cancel_search()
+        self.match.restart()
+        self.start_game()
+
+    def action_pause(self) -> None:
+        if not self.match.watching:
+            self.tell("Pause is for watching two agents play.")
+            return
+        self.paused = not self.paused
+        if self.paused:
+            self.cancel_timer()
+            self.refresh_players()
+            if self.search is None:
+                self.after_move(animate=False)
+        elif self.search is None:
+            self.after_move(animate=False)
+        else:
+            self.refresh_players()
+
+    def action_step_move(self) -> None:
+        if not self.match.watching:
+            self.tell("Stepping move by move is for watching two agents play.")
+            return
+        self.paused = True
+        self.refresh_players()
+        if self.search is None and self.match.outcome is None:
+            self.start_search()
+
+    def action_retry(self) -> None:
+        if self.failed is None:
+            return
+        self.failed = None
+        self.after_move(animate=False)
+
+    def action_toggle_trace(self) -> None:
+        self.trace_mode = not self.trace_mode
+        self.refresh_players()
+        self.tell("Trace on: searches run in Python and record every step (slower)."
+                    if self.trace_mode else "Trace off: searches run at full speed.")
+
+    def action_step_through(self) -> None:
+        """Step through the last search, recording it first if it kept no trace."""
+        if self.search is not None:
+            self.tell("Wait until the search ends (or pause) to step through it.")
+            return
+        target = self.inspection_target()
+        if target is None:
+            self.tell("No agent plays in this game: there is no search to step through.")
+            return
+        state, side = target
+        agent = self.match.agents[side]
+        if agent.kind == "random":
+            self.tell("Random does not search: there is nothing to step through.")
+            return
+        for record in (self.last, self.recorded):
+            if record is not None and record.trace and (record.state, record.side) == target:
+                self.open_step_view(record)
+                return
+        request = SearchRequest(self.match.game.id, self.match.game.format_position(state),
+                                agent.spec, trace=True)
+        search_id = self.app.engine.submit(request)
+        self.search = SearchRecord("trace", state, side, agent, search_id)
+        self.thinking_since = time.monotonic()
+        self.inspector.begin(self.match.game, state, agent, self.side_label(side))
+        self.refresh_thinking()
+
+    def inspection_target(self):
+        """(position, side) of the search to step through: the last one, else the one
+        the agent to move (or else the opponent's agent) would make now."""
+        if self.last is not None:
+            return self.last.state, self.last.side
+        for side in (self.match.state.to_move, 1 - self.match.state.to_move):
+            if self.match.agents[side] is not None and self.match.outcome is None:
+                return self.match.state, side
+        return None
+
+    def open_step_view(self, record: SearchRecord) -> None:
+        replay = replay_for(record.trace or [])
+        if replay is None:
+            self.tell("That search recorded no steps.")
+            return
+        side = self.side_label(record.side)
+        title = f"{side}: {record.agent.label}, searching with {side} to move"
+        self.inspector.step(replay, self.match.game, record.state, title, record.truncated)
+
+    def on_step_view_left(self, message: StepView.Left) -> None:
+        self.inspector.leave_step()
+        self.board.focus()
+
+    def action_setup(self) -> None:
+        self.cancel_search()
+        self.app.show_setup(self.match)
+
+    async def action_quit(self) -> None:
+        self.cancel_search()
+        self.app.exit()

@@ -1,0 +1,221 @@
+"""The setup screen: the game, who plays each side, and each agent's main setting."""
+from __future__ import annotations
+
+import random
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
+
+from plyground.core import AGENT_KINDS, PlygroundError, game_entries, get_game
+from plyground.core.match import HUMAN, parse_side
+
+PLAYER_CHOICES = [("Human", HUMAN)] + [(cls.title, kind) for kind, cls in AGENT_KINDS.items()]
+DEFAULT_OPPONENT = "mcts"
+# "You play" choices: which sides are human
+ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, True)),
+         ("watch", (False, False))]
+
+
+def main_setting(kind: str):
+    cls = AGENT_KINDS.get(kind)
+    if cls is None or cls.main_setting is None:
+        return None
+    return next(s for s in cls.settings_spec if s.name == cls.main_setting)
+
+
+def spec_for(kind: str, value: str, seed: int) -> str:
+    """The agent spec a side's row describes (seeded agents get this game's seed)."""
+    if kind == HUMAN:
+        return HUMAN
+    settings = []
+    setting = main_setting(kind)
+    if setting is not None and value.strip():
+        settings.append(f"{setting.name}={value.strip()}")
+    if any(s.name == "seed" for s in AGENT_KINDS[kind].settings_spec):
+        settings.append(f"seed={seed}")
+    return kind + (":" + ",".join(settings) if settings else "")
+
+
+def row_from_spec(spec: str) -> tuple[str, str]:
+    """(kind, main setting text) of a side's spec, to fill its row."""
+    agent = parse_side(spec)
+    if agent is None:
+        return HUMAN, ""
+    setting = main_setting(agent.kind)
+    value = agent.settings.get(setting.name) if setting else None
+    return agent.kind, "" if value is None else f"{value:g}" if isinstance(value, float) \
+        else str(value)
+
+
+class SideRow(Horizontal):
+    """One side: who plays it, and the main setting of the agent if one does."""
+
+    DEFAULT_CSS = """
+    SideRow { height: auto; margin-bottom: 1; }
+    SideRow > Label { width: 18; padding: 1 1 0 0; }
+    SideRow > Select { width: 22; }
+    SideRow > Input { width: 14; }
+    SideRow > .setting-help { width: 1fr; padding: 1 0 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, side: int, kind: str, value: str) -> None:
+        super().__init__(id=f"side-{side}")
+        self.side = side
+        self.initial = (kind, value)
+
+    def compose(self) -> ComposeResult:
+        kind, value = self.initial
+        yield Label(id=f"side-label-{self.side}")
+        yield Select(PLAYER_CHOICES, value=kind, allow_blank=False, id=f"player-{self.side}")
+        yield Input(value=value, id=f"setting-{self.side}")
+        yield Static(classes="setting-help", id=f"help-{self.side}")
+
+    def on_mount(self) -> None:
+        self.describe(self.initial[0], keep_value=True)
+
+    @property
+    def kind(self) -> str:
+        return self.query_one(Select).value
+
+    @property
+    def value(self) -> str:
+        return self.query_one(Input).value
+
+    def set_kind(self, kind: str) -> None:
+        self.query_one(Select).value = kind
+
+    def describe(self, kind: str, keep_value: bool = False) -> None:
+        """Fit the setting box and its help to the chosen player."""
+        setting = main_setting(kind)
+        box = self.query_one(Input)
+        help_text = self.query_one(f"#help-{self.side}", Static)
+        box.disabled = setting is None
+        if setting is None:
+            box.value = ""
+            help_text.update("plays with keys or mouse" if kind == HUMAN
+                             else AGENT_KINDS[kind].description)
+            return
+        if not keep_value:
+            box.value = "" if setting.default is None else str(setting.default)
+        default = AGENT_KINDS[kind].DEFAULT_TIME if setting.default is None and \
+            setting.name == "time" else setting.default
+        box.placeholder = str(default)
+        help_text.update(f"{AGENT_KINDS[kind].description}\n{setting.name}: {setting.help}")
+
+
+class SetupScreen(Screen):
+    DEFAULT_CSS = """
+    SetupScreen { align: center top; }
+    SetupScreen #setup { width: 96; height: auto; padding: 1 2; }
+    SetupScreen #title { text-style: bold; color: $accent; margin-bottom: 1; }
+    SetupScreen .heading { text-style: bold; margin-top: 1; }
+    SetupScreen #game { width: 40; }
+    SetupScreen RadioSet { width: 40; height: auto; }
+    SetupScreen #buttons { height: auto; margin-top: 1; }
+    SetupScreen #buttons Button { margin-right: 2; }
+    SetupScreen #setup-error { color: $error; height: auto; margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start game"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None):
+        super().__init__()
+        self.game_id = game_id or game_entries()[0].id
+        self.sides = sides or (HUMAN, DEFAULT_OPPONENT)
+
+    def compose(self) -> ComposeResult:
+        rows = [row_from_spec(spec) for spec in self.sides]
+        with Center():
+            with Vertical(id="setup"):
+                yield Static("plyground — play against, and look inside, adversarial "
+                             "search", id="title")
+                yield Label("Game", classes="heading")
+                yield Select([(e.title, e.id) for e in game_entries()], value=self.game_id,
+                             allow_blank=False, id="game")
+                yield Label("You play", classes="heading")
+                with RadioSet(id="role"):
+                    for role, _ in ROLES:
+                        yield RadioButton(id=f"role-{role}")
+                yield Label("Players", classes="heading")
+                yield SideRow(0, *rows[0])
+                yield SideRow(1, *rows[1])
+                with Horizontal(id="buttons"):
+                    yield Button("Start game", id="start", variant="primary")
+                    yield Button("Quit", id="quit")
+                yield Static(id="setup-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.label_sides()
+        self.sync_role()
+        self.query_one("#start", Button).focus()
+
+    def rows(self) -> list[SideRow]:
+        return [self.query_one(f"#side-{side}", SideRow) for side in (0, 1)]
+
+    def label_sides(self) -> None:
+        game = get_game(self.query_one("#game", Select).value)
+        first, second = game.side_labels
+        labels = {"first": f"{first} (moves first)", "second": second,
+                  "both": "Both sides (two humans)", "watch": "Neither: watch two agents"}
+        for role, _ in ROLES:
+            self.query_one(f"#role-{role}", RadioButton).label = labels[role]
+        for side in (0, 1):
+            suffix = " (first)" if side == 0 else ""
+            self.query_one(f"#side-label-{side}", Label).update(
+                f"{game.side_labels[side]}{suffix}")
+
+    def sync_role(self) -> None:
+        """Tick the "You play" choice that matches the rows, if any."""
+        humans = tuple(row.kind == HUMAN for row in self.rows())
+        for role, pattern in ROLES:
+            button = self.query_one(f"#role-{role}", RadioButton)
+            if pattern == humans and not button.value:
+                button.value = True  # the RadioSet unticks the others
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game":
+            self.label_sides()
+            return
+        row = next(row for row in self.rows() if event.select in row.children)
+        row.describe(event.value)
+        self.sync_role()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        role = event.pressed.id.removeprefix("role-")
+        pattern = dict(ROLES)[role]
+        for row, human in zip(self.rows(), pattern):
+            if human and row.kind != HUMAN:
+                row.set_kind(HUMAN)
+            elif not human and row.kind == HUMAN:
+                row.set_kind(DEFAULT_OPPONENT)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "quit":
+            self.app.exit()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        seed = random.randrange(1 << 16)
+        sides = tuple(spec_for(row.kind, row.value, seed + side)
+                      for side, row in enumerate(self.rows()))
+        error = self.query_one("#setup-error", Static)
+        labels = get_game(self.query_one("#game", Select).value).side_labels
+        for label, spec in zip(labels, sides):
+            try:
+                parse_side(spec)
+            except PlygroundError as problem:
+                error.update(Text(f"{label}: {problem}"))
+                return
+        error.update("")
+        self.app.start_match(self.query_one("#game", Select).value, sides)

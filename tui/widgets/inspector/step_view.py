@@ -1,0 +1,188 @@
+"""Step mode: a recorded search, one event at a time, forward and back.
+
+Shows the position at the current node on a small board, and beside it what the
+search is doing there: for alpha-beta the node, its window, its ancestors' windows, the
+children finished so far and every cut-off; for MCTS the iteration's phase, path,
+playout and backup, and the root's statistics at that moment.
+"""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+
+from plyground.core.search.events import NodeEntered
+from plyground.core.search.replay import PHASES, MctsFrame, MctsReplay, Replay, TreeFrame
+from plyground.core.values import INFINITY, describe_value
+
+from ..boards import board_for
+
+
+def bound_text(value: float) -> str:
+    if value >= INFINITY:
+        return "+∞"
+    if value <= -INFINITY:
+        return "−∞"
+    return f"{value:+g}" if isinstance(value, float) else f"{value:+d}"
+
+
+class StepView(Horizontal, can_focus=True):
+    DEFAULT_CSS = """
+    StepView { height: 1fr; background: $surface; }
+    StepView:focus { background: $surface-lighten-1; }
+    StepView #step-board { margin: 1 1 0 0; }
+    StepView #step-text { padding: 0 1; }
+    StepView > VerticalScroll { width: 1fr; }
+    """
+    BINDINGS = [
+        Binding("right", "step(1)", "Next event"),
+        Binding("left", "step(-1)", "Previous event"),
+        Binding("]", "iteration(1)", "Next iteration"),
+        Binding("[", "iteration(-1)", "Previous iteration"),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("escape", "leave", "Leave step mode"),
+    ]
+
+    class Left(Message):
+        """The user left step mode."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.replay: Replay | None = None
+        self.game = None
+        self.root_state = None
+        self.title = ""
+        self.index = 0
+        self.board = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="step-text")
+
+    def load(self, replay: Replay, game, root_state, title: str, truncated: bool) -> None:
+        self.replay, self.game, self.root_state = replay, game, root_state
+        self.title = title + (" (trace cut short at its cap)" if truncated else "")
+        if self.board is None or self.board.game_id != game.id:
+            if self.board is not None:
+                self.board.remove()
+            self.board = board_for(game.id, id="step-board")
+            self.board.can_focus = False
+            self.board.set_large(False)
+            self.mount(self.board, before=0)
+        self.index = 0
+        self.refresh_frame()
+
+    # --- keys --------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.index + delta)
+
+    def action_iteration(self, direction: int) -> None:
+        if self.replay is not None:
+            step = self.replay.next_iteration if direction > 0 else \
+                self.replay.previous_iteration
+            self.go(step(self.index))
+
+    def action_jump(self, index: int) -> None:
+        if self.replay is not None:
+            self.go(index if index >= 0 else len(self.replay) - 1)
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
+
+    def go(self, index: int) -> None:
+        if self.replay is None or not len(self.replay):
+            return
+        index = max(0, min(len(self.replay) - 1, index))
+        if index != self.index:
+            self.index = index
+            self.refresh_frame()
+
+    # --- display -----------------------------------------------------------------
+
+    def refresh_frame(self) -> None:
+        if self.replay is None:
+            return
+        frame = self.replay.frame(self.index)
+        if isinstance(self.replay, MctsReplay):
+            path, text = self.mcts_text(frame)
+        else:
+            path, text = self.tree_text(frame)
+        state = self.root_state
+        for move in path:
+            state = state.play(move)
+        self.board.show(state)
+        self.query_one("#step-text", Static).update(text)
+
+    def header(self, frame) -> Text:
+        text = Text(self.title + "\n", style="bold")
+        text.append(f"event {self.index + 1:,} of {len(self.replay):,} · ")
+        return text
+
+    def line(self, path: tuple) -> str:
+        return " → ".join(["root", *(self.game.format_move(m) for m in path)])
+
+    def tree_text(self, frame: TreeFrame) -> tuple[tuple, Text]:
+        event = frame.event
+        text = self.header(frame)
+        text.append(f"iteration {frame.iteration} (depth {frame.iteration_depth})\n\n")
+        ply = self.root_state.ply + len(event.path)
+        side = self.game.side_labels[ply % 2]
+        text.append("Node     ", style="bold")
+        text.append(f"{self.line(event.path)}   ({side} to move, {event.depth} plies left)\n")
+        text.append("Window   ", style="bold")
+        text.append(f"α = {bound_text(event.alpha)}   β = {bound_text(event.beta)}\n")
+        text.append("Now      ", style="bold")
+        if isinstance(event, NodeEntered):
+            text.append("entering the node\n")
+        else:
+            value = describe_value(event.value, ply)
+            text.append(f"leaving with {value} for {side}")
+            source = {"leaf": " (heuristic at the depth limit)", "end": " (game over)",
+                      "table": " (from the transposition table)"}.get(event.source, "")
+            text.append(source + "\n")
+            if event.cutoff:
+                text.append(f"         cut-off: value ≥ β, {event.pruned} move"
+                            f"{'s' if event.pruned != 1 else ''} pruned\n", style="bold red")
+        text.append("\nPath and windows\n", style="bold")
+        for depth, ancestor in enumerate(frame.ancestors):
+            move = self.game.format_move(ancestor.path[-1]) if ancestor.path else "root"
+            text.append("  " * depth + f"{move}  [α {bound_text(ancestor.alpha)}, "
+                                       f"β {bound_text(ancestor.beta)}]\n")
+        if frame.children:
+            text.append(f"\nChildren finished (values for {side})\n", style="bold")
+            for child in frame.children:
+                mark = "  cut-off" if child.cutoff else ""
+                text.append(f"  {self.game.format_move(child.move)}: "
+                            f"{describe_value(-child.value, ply)}{mark}\n")
+        return event.path, text
+
+    def mcts_text(self, frame: MctsFrame) -> tuple[tuple, Text]:
+        text = self.header(frame)
+        number = list(PHASES.values()).index(frame.phase) + 1
+        text.append(f"iteration {frame.iteration:,} · phase {number} of 4: {frame.phase}\n\n")
+        root_side = self.game.side_labels[self.root_state.to_move]
+        text.append("Path     ", style="bold")
+        new_node = "  (new node)" if frame.phase == "expansion" else ""
+        text.append(self.line(frame.path) + new_node + "\n")
+        path = frame.path
+        if frame.phase in ("playout", "backup"):
+            moves = " ".join(self.game.format_move(m) for m in frame.rollout) or "(none)"
+            result = "draw" if frame.winner is None else \
+                f"{self.game.side_labels[frame.winner]} wins"
+            text.append("Playout  ", style="bold")
+            text.append(f"{moves} → {result}\n")
+            path = frame.path + frame.rollout
+        if frame.reward is not None:
+            text.append("Backup   ", style="bold")
+            text.append(f"{frame.reward:g} for {root_side} at the root, along "
+                        f"{self.line(frame.path)}\n")
+        text.append(f"\nRoot moves so far (mean for {root_side})\n", style="bold")
+        for tally in frame.root:
+            text.append(f"  {self.game.format_move(tally.move)}: {tally.visits:,} visits, "
+                        f"mean {100 * tally.wins / tally.visits:.1f}%\n")
+        return path, text

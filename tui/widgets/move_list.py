@@ -1,0 +1,35 @@
+"""The moves played so far, numbered in pairs like a score sheet."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+
+def move_sheet(moves: list[str], first_ply: int = 0) -> Text:
+    """`1. 4  4` lines; a game that starts on the second side's turn opens with `…`."""
+    cells = ["…"] * (first_ply % 2) + moves
+    text = Text()
+    for number, start in enumerate(range(0, len(cells), 2), start=first_ply // 2 + 1):
+        pair = cells[start:start + 2]
+        text.append(f"{number:>3}. ", style="dim")
+        text.append("  ".join(f"{m:<4}" for m in pair).rstrip() + "\n")
+    if not cells:
+        text.append("no moves yet", style="dim")
+    return text
+
+
+class MoveList(VerticalScroll):
+    DEFAULT_CSS = """
+    MoveList { border: round $panel-lighten-2; border-title-color: $text-muted; height: 1fr; }
+    """
+
+    def compose(self):
+        yield Static(id="moves")
+
+    def on_mount(self) -> None:
+        self.border_title = "Moves"
+
+    def show(self, moves: list[str], first_ply: int = 0) -> None:
+        self.query_one("#moves", Static).update(move_sheet(moves, first_ply))
+        self.scroll_end(animate=False)
