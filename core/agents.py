@@ -61,6 +61,14 @@ class Agent:
             if name not in known:
                 raise BadSetting(unknown_setting_message(self.kind, name, known))
         self.settings = {s.name: settings.get(s.name, s.default) for s in self.settings_spec}
+        self.given = frozenset(settings)  # the settings chosen, not defaulted
+
+    def with_defaults(self, **defaults: Any) -> "Agent":
+        """The same agent, with `defaults` for the settings it was not given."""
+        known = {s.name for s in self.settings_spec}
+        chosen = {name: self.settings[name] for name in self.given}
+        extra = {k: v for k, v in defaults.items() if k in known and k not in self.given}
+        return type(self)(**chosen, **extra)
 
     @property
     def spec(self) -> str:
@@ -88,19 +96,24 @@ class Agent:
         return Budget()
 
     def decide(self, state: State, budget: Budget | None = None, observer: Any = None,
-               control: SearchControl | None = None) -> SearchDone:
-        if state.outcome() is not None:
-            raise IllegalMove("the game is over: there is no move to choose")
+               control: SearchControl | None = None, *, exact_root: bool = False
+               ) -> SearchDone:
+        """The agent's decision. With `exact_root` (analysis), a search that would only
+        bound the other root moves' values gives each its exact value instead."""
+        outcome = state.outcome()
+        if outcome is not None:
+            raise IllegalMove(f"the game is over ({outcome.reason}): there is no move "
+                              "to choose")
         budget = budget or self.budget()
         control = control or SearchControl(budget)
-        return self.search(state, budget, observer, control)
+        return self.search(state, budget, observer, control, exact_root)
 
     def choose(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None) -> Move:
         return self.decide(state, budget, observer, control).best_move
 
     def search(self, state: State, budget: Budget, observer: Any,
-               control: SearchControl) -> SearchDone:
+               control: SearchControl, exact_root: bool) -> SearchDone:
         raise NotImplementedError
 
     def rng(self, state: State) -> SplitMix64:
@@ -113,7 +126,7 @@ class RandomAgent(Agent):
     description = "plays a uniformly random legal move"
     settings_spec = (SEED,)
 
-    def search(self, state, budget, observer, control):
+    def search(self, state, budget, observer, control, exact_root):
         moves = list(state.moves())
         move = moves[self.rng(state).below(len(moves))]
         return SearchDone(move, None, (move,), 0, control.elapsed())
@@ -124,7 +137,7 @@ class GreedyAgent(Agent):
     description = "one ply: the move whose position the heuristic likes best"
     settings_spec = (SEED,)
 
-    def search(self, state, budget, observer, control):
+    def search(self, state, budget, observer, control, exact_root):
         return minimax_search(state.game, state, Budget(depth=1), observer, control,
                               rng=self.rng(state))
 
@@ -141,7 +154,7 @@ class MinimaxAgent(Agent):
     def budget(self):
         return Budget(time=self.settings["time"], depth=self.settings["depth"])
 
-    def search(self, state, budget, observer, control):
+    def search(self, state, budget, observer, control, exact_root):
         return minimax_search(state.game, state, budget, observer, control)
 
 
@@ -170,7 +183,7 @@ class AlphaBetaAgent(Agent):
                 return f"{self.title} ({self.settings[name]:g}{unit})"
         return f"{self.title} ({self.DEFAULT_TIME:g}s)"
 
-    def search(self, state, budget, observer, control, exact_root=False):
+    def search(self, state, budget, observer, control, exact_root):
         from .fast import tree_backend
 
         return alphabeta_search(state.game, state, budget, observer, control,
@@ -199,7 +212,7 @@ class MctsAgent(Agent):
             return f"{self.title} ({self.settings['time']:g}s)"
         return super().label
 
-    def search(self, state, budget, observer, control):
+    def search(self, state, budget, observer, control, exact_root):
         from .fast import mcts_tree_factory
 
         seed = derive_seed(self.settings["seed"], state.key())

@@ -88,6 +88,17 @@ class Game(ABC):
     @abstractmethod
     def format_move(self, move: Move) -> str: ...
 
+    def format_line(self, moves: Sequence[Move]) -> str:
+        """A sequence of moves as one string (a game record, a principal variation)."""
+        return " ".join(self.format_move(move) for move in moves)
+
+    def format_record(self, start: State, moves: Sequence[Move]) -> str:
+        """A game as one line: its moves, after its start position if that is not the
+        usual one."""
+        if start == self.start():
+            return self.format_line(moves)
+        return f"{self.format_position(start)} : {self.format_line(moves)}"
+
     @abstractmethod
     def parse_position(self, text: str) -> State: ...
 

@@ -25,12 +25,18 @@ def terminal_value(outcome: Outcome, ply: int, to_move: int) -> int:
     return WIN - ply if outcome.winner == to_move else -(WIN - ply)
 
 
-def describe_value(value: float, ply: int) -> str:
-    """`win in 3`, `loss in 2`, or a signed heuristic figure such as `+35`.
+SCORE, MEAN = "score", "mean"  # the two scales a search's values come on
+
+
+def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
+    """`win in 3`, `loss in 2`, a signed heuristic figure such as `+35`, or for an
+    MCTS mean result (0..1, draws counting half) `58.9% mean result`.
 
     `ply` is the ply count of the position the value belongs to; "in k" counts the
     winner's own moves from there.
     """
+    if scale == MEAN:
+        return f"{100 * value:.1f}% mean result"
     if is_decisive(value):
         plies = (WIN - abs(int(value))) - ply
         if value > 0:

@@ -146,6 +146,14 @@ class Connect4(Game):
     def format_move(self, move: int) -> str:
         return str(move + 1)
 
+    def format_line(self, moves) -> str:
+        """Column digits run together, as in position notation."""
+        return "".join(self.format_move(move) for move in moves)
+
+    def format_record(self, start: Connect4State, moves) -> str:
+        """One column-digit string from the empty board (the start's moves first)."""
+        return self.format_line([*start.history, *moves])
+
     def parse_position(self, text: str) -> Connect4State:
         """A column-digit sequence; rejects overflow and any move completing a four."""
         state = Connect4State()
@@ -171,7 +179,7 @@ class Connect4(Game):
         return state
 
     def format_position(self, state: Connect4State) -> str:
-        return "".join(str(c + 1) for c in state.history)
+        return self.format_line(state.history)
 
     def evaluate(self, state: Connect4State) -> int:
         """Windows and centre for the side to move, minus the same for the other.

@@ -8,7 +8,7 @@ runs here so that every node can be shown.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ..game import Game, Move, State
@@ -70,8 +70,12 @@ class AlphaBeta(TreeSearch):
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:
         if self.backend is not None and len(path) >= LIVE_PLIES and depth > 0:
-            value, nodes = self.backend.negamax(state, depth, alpha, beta, self.control,
-                                                self.nodes)
+            try:
+                value, nodes = self.backend.negamax(state, depth, alpha, beta,
+                                                    self.control, self.nodes)
+            except SearchStopped as stop:
+                self.nodes += stop.nodes
+                raise
             self.nodes += nodes
             return value
         static = self.enter(state, path, depth, alpha, beta)
@@ -164,13 +168,11 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
         try:
             best_move, value = search.iteration(state, depth)
         except SearchStopped:
-            if search.root_values:  # the previous best, searched deeper, and any better
-                best = max(search.root_values, key=lambda mv: mv.value)
-                pv = search.principal_variation(state, best.move, depth)
-                done = SearchDone(best.move, best.value, pv, search.nodes,
-                                  control.elapsed(), depth - 1,
-                                  done.move_values if done else (),
-                                  note=f"depth {depth} partly searched")
+            # An unfinished depth is dropped whole: the decision, its value and the
+            # root moves' values all come from the same, last complete, depth.
+            if done is not None:
+                done = replace(done, work=search.nodes, elapsed=control.elapsed(),
+                               note=f"stopped during depth {depth}")
             break
         elapsed = control.elapsed()
         move_values = tuple(search.root_values)

@@ -20,7 +20,14 @@ class Budget:
 
 
 class SearchStopped(Exception):
-    """Raised inside a search when its budget runs out or it is cancelled."""
+    """Raised inside a search when its budget runs out or it is cancelled.
+
+    A fast backend that stops says how many nodes it searched first, so that they
+    still count in the search's total."""
+
+    def __init__(self, nodes: int = 0) -> None:
+        super().__init__(nodes)
+        self.nodes = nodes
 
 
 class StopFlag:

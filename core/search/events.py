@@ -24,6 +24,7 @@ class Bound:
     EXACT = "exact"
     LOWER = "lower"  # the true value is at least this (a cut-off: fail high)
     UPPER = "upper"  # the true value is at most this (every move failed low)
+    ESTIMATE = "estimate"  # a sampled mean (MCTS), no bound at all
 
 
 # --- tree search (minimax, alpha-beta, greedy) ---------------------------------------
@@ -78,6 +79,7 @@ class MoveValue:
     move: Move
     value: float
     bound: str
+    visits: int | None = None  # MCTS only
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +160,11 @@ class MctsBackedUp:
 class SearchDone:
     """Every search ends with this; agents return it as their decision.
 
-    `value` is for the side to move at the root (None where the agent has no value);
-    `work` counts nodes or MCTS iterations; `depth` is the last completed depth of a
-    tree search; `move_values` are the root moves' values where the search has them.
+    `value` is for the side to move at the root (None where the agent has no value),
+    on the `scale` of values.py: "score" (heuristic or decisive) or "mean" (an MCTS mean
+    result, 0..1); `work` counts nodes or MCTS iterations; `depth` is the last completed
+    depth of a tree search; `move_values` are the root moves' values where the search
+    has them.
     """
 
     best_move: Move
@@ -171,6 +175,11 @@ class SearchDone:
     depth: int | None = None
     move_values: tuple[MoveValue, ...] = ()
     note: str = ""
+    scale: str = "score"
+
+    @property
+    def work_unit(self) -> str:
+        return "iterations" if self.scale == "mean" else "nodes"
 
 
 TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from ..game import Game, Move, State
 from ..rng import SplitMix64
 from .control import Budget, SearchControl
-from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected,
+from ..values import MEAN
+from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected,
                      MctsSnapshot, MoveStat, MoveValue, SearchDone)
 
 DEFAULT_EXPLORATION = math.sqrt(2)
@@ -170,9 +171,10 @@ def mcts_search(game: Game, state: State, budget: Budget, seed: int,
     if observer is not None:
         observer(final)
     best = max(final.stats, key=lambda s: s.visits)
-    move_values = tuple(MoveValue(s.move, s.mean, "mean") for s in final.stats)
+    move_values = tuple(MoveValue(s.move, s.mean, Bound.ESTIMATE, s.visits)
+                        for s in final.stats)
     return SearchDone(best.move, best.mean, final.pv, tree.iterations, elapsed,
-                      move_values=move_values)
+                      move_values=move_values, scale=MEAN)
 
 
 def snapshot(tree: MctsTree, exploration: float, elapsed: float) -> MctsSnapshot:

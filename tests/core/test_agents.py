@@ -59,3 +59,16 @@ def test_unknown_games_are_named():
         get_game("chess")
     with pytest.raises(UnknownName, match="bad option"):
         get_game("connect4", rows=3)
+
+
+def test_defaults_fill_only_the_settings_not_given():
+    assert parse_agent("mcts:iterations=300").with_defaults(seed=7).settings == \
+        {**make_agent("mcts", iterations=300, seed=7).settings}
+    assert parse_agent("mcts:seed=2").with_defaults(seed=7).settings["seed"] == 2
+    assert parse_agent("minimax:depth=2").with_defaults(seed=7).spec == "minimax:depth=2"
+
+
+def test_game_records_replay_from_the_empty_board():
+    start = GAME.parse_position("44")
+    assert GAME.format_record(start, [4, 2]) == "4453"
+    assert GAME.format_record(GAME.start(), []) == ""
