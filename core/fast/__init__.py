@@ -8,9 +8,28 @@ from __future__ import annotations
 
 def tree_backend(game):
     """A fast alpha-beta backend for `game`, or None to search in Python."""
-    return None
+    if game.id != "connect4":
+        return None
+    from .connect4 import thread_backend
+
+    return thread_backend()
 
 
 def mcts_tree_factory(game):
     """A callable building a fast MCTS tree for `game`, or None to search in Python."""
-    return None
+    if game.id != "connect4":
+        return None
+    from .connect4_mcts import Connect4Tree
+
+    return Connect4Tree
+
+
+def warm_up(game_id: str) -> None:
+    """Compile a game's kernels, or load them from numba's on-disk cache, so that the
+    first search does not pay for it. Run it in the background when a game is chosen;
+    it does nothing for a game without kernels."""
+    if game_id == "connect4":
+        from . import connect4, connect4_mcts
+
+        connect4.warm_up()
+        connect4_mcts.warm_up()

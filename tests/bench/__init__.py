@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print speed figures (`make bench`), never assertions."""
