@@ -1,1 +1,314 @@
-def main(): print("hi")
+"""The `plyground` command: open the app, watch agents play, analyse a position, count
+positions.
+
+Every mistake a user can make ends the same way: one `error: ...` line on stderr and
+exit code 2, never a traceback or a usage box. Core errors (PlygroundError) and typer's
+own usage errors become that line in one place, `OneLineErrors.main`. The Textual app is
+imported only when it is opened, so the other commands start fast.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.box import SIMPLE
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
+
+from plyground.core import (Agent, Game, PlygroundError, State, game_entries, get_game,
+                            parse_agent)
+from plyground.core.fast import warm_up
+from plyground.core.perft import distinct_positions, perft
+from plyground.core.rng import derive_seed
+from plyground.core.search.events import SearchDone
+from plyground.core.values import describe_value
+
+from .text_board import render_board
+
+USAGE_ERROR = 2
+INTERRUPTED = 130  # the shell's convention for a run stopped by Ctrl-C
+HUMAN = "human"
+
+
+class OneLineErrors(TyperGroup):
+    """Runs the commands non-standalone, so that errors reach us as exceptions instead
+    of typer's usage box, and reports each as one line. `--help` still works: typer
+    returns its exit code (0) instead of raising."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:
+        extra["standalone_mode"] = False
+        try:
+            code = super().main(args, prog_name, **extra)
+        except (PlygroundError, typer.TyperException) as error:
+            # typer vendors click: its UsageError / BadParameter are TyperExceptions.
+            message = (error.format_message() if isinstance(error, typer.TyperException)
+                       else str(error))
+            print("error: " + " ".join(message.split()), file=sys.stderr)
+            sys.exit(USAGE_ERROR)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False,
+                  pretty_exceptions_show_locals=False)
+
+GAME_IDS = ", ".join(entry.id for entry in game_entries())
+GameId = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {GAME_IDS}",
+                                       show_default=False)]
+Position = Annotated[Optional[str], typer.Option(
+    help="start from this position, in the game's notation (Connect 4: columns played, "
+         "e.g. 4453)")]
+PlayFirst = Annotated[Optional[str], typer.Option(
+    "--x", "--first", metavar="SIDE", help="the side that moves first: human or an agent")]
+PlaySecond = Annotated[Optional[str], typer.Option(
+    "--o", "--second", metavar="SIDE", help="the side that moves second: human or an agent")]
+DemoFirst = Annotated[str, typer.Option(
+    "--x", "--first", metavar="AGENT", help="the agent that moves first, e.g. greedy",
+    show_default=False)]
+DemoSecond = Annotated[str, typer.Option(
+    "--o", "--second", metavar="AGENT", help="the agent that moves second, e.g. "
+    "mcts:iterations=3000", show_default=False)]
+
+
+def launch(game_id: str | None = None, sides: tuple[str, str] | None = None,
+           position: str | None = None) -> None:
+    from plyground.tui.app import run  # Textual loads only when the app opens
+
+    run(game_id=game_id, sides=sides, position=position)
+
+
+def is_human(spec: str) -> bool:
+    return spec.strip() == HUMAN
+
+
+def starting_state(game: Game, position: str | None) -> State:
+    return game.start() if position is None else game.parse_position(position)
+
+
+@app.callback(invoke_without_command=True)
+def setup(ctx: typer.Context) -> None:
+    """A terminal workbench for game-playing AI.
+
+    With no command, opens the app's setup screen.
+    """
+    if ctx.invoked_subcommand is None:
+        launch()
+
+
+# --- play ----------------------------------------------------------------------------
+
+
+def side_spec(spec: str) -> str:
+    """`human`, or the agent spec in its canonical form (checked here, before the app
+    starts, so that a typo is an error line rather than a broken screen)."""
+    return HUMAN if is_human(spec) else parse_agent(spec).spec
+
+
+@app.command()
+def play(game_id: GameId, first: PlayFirst = None, second: PlaySecond = None,
+         position: Position = None) -> None:
+    """Open the app on a game.
+
+    Naming a side skips the side choice (an unnamed side is human); naming none leaves
+    the choice to the setup screen.
+    """
+    game = get_game(game_id)
+    if position is not None:
+        position = game.format_position(game.parse_position(position))
+    sides = None
+    if first is not None or second is not None:
+        sides = (side_spec(first or HUMAN), side_spec(second or HUMAN))
+    launch(game.id, sides, position)
+
+
+# --- demo ----------------------------------------------------------------------------
+
+
+def demo_agent(game: Game, side: int, spec: str, seed: int | None) -> Agent:
+    """The agent `spec` names for `side`. With a demo seed, an agent that has a seed
+    setting the spec leaves out gets one derived from the demo seed and the side, so
+    the two sides never share a seed."""
+    if is_human(spec):
+        raise PlygroundError(f"{game.side_labels[side]} is human, but a demo plays agents "
+                             "only (use `plyground play` to play)")
+    agent = parse_agent(spec)
+    return agent if seed is None else agent.with_defaults(seed=derive_seed(seed, side))
+
+
+def move_line(game: Game, state: State, agent: Agent, done: SearchDone) -> Text:
+    """`5. X plays 4   Alpha-Beta (0.5s), value +35, depth 7` for the decision in `state`."""
+    details = [agent.label]
+    if done.value is not None:
+        details.append(f"value {describe_value(done.value, state.ply, done.scale)}")
+    if done.depth is not None:
+        details.append(f"depth {done.depth}")
+    return Text.assemble(
+        (f"{state.ply + 1}. {game.side_labels[state.to_move]}", "bold"),
+        f" plays {game.format_move(done.best_move)}   ",
+        (", ".join(details), "dim"),
+    )
+
+
+@app.command()
+def demo(
+    game_id: GameId,
+    first: DemoFirst,
+    second: DemoSecond,
+    position: Position = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="seed every agent that has a seed setting and is not given one")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", help="print only the result and the moves of the game")] = False,
+) -> None:
+    """Watch two agents play each other.
+
+    The board is drawn after every move; the last two lines are the result and the
+    game's moves.
+    """
+    game = get_game(game_id)
+    agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
+    start = state = starting_state(game, position)
+    warm_up(game.id)  # else loading the kernels eats into the first move's time budget
+    console = Console(highlight=False)
+    if not quiet:
+        console.print(Text(f"{game.title}: " + ", ".join(
+            f"{label} = {agent.label}" for label, agent in zip(game.side_labels, agents))))
+        console.print(render_board(state))
+    played: list = []
+    try:
+        while (outcome := state.outcome()) is None:
+            agent = agents[state.to_move]
+            done = agent.decide(state)
+            if not quiet:
+                console.print()
+                console.print(move_line(game, state, agent, done))
+            state = state.play(done.best_move)
+            played.append(done.best_move)
+            if not quiet:
+                console.print(render_board(state))
+    except KeyboardInterrupt:
+        print("interrupted; the game so far: "
+              f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED) from None
+    typer.echo(game.describe_outcome(outcome))
+    typer.echo(game.format_record(start, played))
+
+
+# --- analyze -------------------------------------------------------------------------
+
+
+def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) -> dict:
+    """Everything `analyze` says, as plain data: `--json` prints it, the text view
+    renders it. Values are for the side to move; moves are in the game's notation and
+    in the order the rules list them."""
+
+    def valued(value: float | None) -> dict:
+        text = None if value is None else describe_value(value, state.ply, done.scale)
+        return {"value": value, "description": text}
+
+    order = {move: index for index, move in enumerate(state.moves())}
+    moves = []
+    for move_value in sorted(done.move_values, key=lambda mv: order[mv.move]):
+        entry = {"move": game.format_move(move_value.move), **valued(move_value.value),
+                 "bound": move_value.bound}
+        if move_value.visits is not None:
+            entry["visits"] = move_value.visits
+        moves.append(entry)
+    return {
+        "game": game.id,
+        "position": game.format_position(state),
+        "to_move": game.side_labels[state.to_move],
+        "agent": agent.spec,
+        "best_move": game.format_move(done.best_move),
+        **valued(done.value),
+        "pv": [game.format_move(move) for move in done.pv],
+        "depth": done.depth,
+        "work": done.work,
+        "work_unit": done.work_unit,
+        "elapsed": done.elapsed,
+        "note": done.note,
+        "moves": moves,
+    }
+
+
+def print_analysis(game: Game, state: State, agent: Agent, report: dict) -> None:
+    console = Console(highlight=False)
+    console.print(render_board(state))
+    console.print(Text(f"{game.title}, position {report['position'] or '(start)'}: "
+                       f"{report['to_move']} to move"))
+    search = [f"{report['work']:,} {report['work_unit']} in {report['elapsed']:.2f} s"]
+    if report["depth"] is not None:
+        search.insert(0, f"depth {report['depth']}")
+    if report["note"]:
+        search.append(report["note"])
+    console.print(Text(f"{agent.label}: " + ", ".join(search)))
+    value = f", value {report['description']}" if report["value"] is not None else ""
+    console.print(Text(f"best move {report['best_move']}{value}"))
+    console.print(Text("principal variation: " + " ".join(report["pv"])))
+    if report["moves"]:
+        depth = f" at depth {report['depth']}" if report["depth"] is not None else ""
+        console.print(Text(f"each move's value{depth}:"))
+        table = Table("move", "value", box=SIMPLE)
+        show_visits = any("visits" in entry for entry in report["moves"])
+        if show_visits:
+            table.add_column("visits", justify="right")
+        for entry in report["moves"]:
+            cells = [entry["move"], entry["description"] or "-"]
+            if show_visits:
+                cells.append(str(entry.get("visits", "")))
+            table.add_row(*cells)
+        console.print(table)
+
+
+@app.command()
+def analyze(
+    game_id: GameId,
+    position: Annotated[Optional[str], typer.Argument(
+        help="the position, in the game's notation (default: the start)",
+        show_default=False)] = None,
+    agent_spec: Annotated[str, typer.Option(
+        "--agent", metavar="AGENT", help="the agent that analyses")] = "alphabeta:time=2",
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print one JSON object instead of text")] = False,
+) -> None:
+    """Analyse a position: best move, value, principal variation, each move's value.
+
+    Alpha-beta values every move exactly at the depth it reaches.
+    """
+    game = get_game(game_id)
+    state = starting_state(game, position)
+    agent = parse_agent(agent_spec)
+    warm_up(game.id)  # else loading the kernels eats into the time budget
+    done = agent.decide(state, exact_root=True)
+    report = analysis_report(game, state, agent, done)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        print_analysis(game, state, agent, report)
+
+
+# --- perft ---------------------------------------------------------------------------
+
+
+@app.command("perft")
+def count_positions(
+    game_id: GameId,
+    depth: Annotated[int, typer.Option(min=0, help="count up to this many plies",
+                                       show_default=False)],
+    distinct: Annotated[bool, typer.Option(
+        "--distinct", help="count distinct positions instead of move sequences")] = False,
+) -> None:
+    """Count move sequences (perft) or distinct positions per ply.
+
+    Prints one `n count` line for each n = 0..depth, from the start position.
+    """
+    game = get_game(game_id)
+    for n, count in enumerate((distinct_positions if distinct else perft)(game, depth)):
+        typer.echo(f"{n} {count}")
+
+
+def main() -> None:
+    app()
