@@ -152,7 +152,10 @@ class GameScreen(Screen):
     def after_move(self, animate: bool) -> None:
         """Show the position and start whatever comes next."""
         self.board.show(self.match.state, animate=animate)
-        self.query_one(MoveList).show(self.match.move_texts(), self.match.start.ply)
+        start = self.match.start
+        start_text = "" if start == self.match.game.start() else \
+            self.match.game.format_position(start)
+        self.query_one(MoveList).show(self.match.move_texts(), start.ply, start_text)
         self.refresh_players()
         self.show_turn()
         if self.match.outcome is not None:

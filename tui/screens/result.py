@@ -14,7 +14,7 @@ class ResultScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
     ResultScreen > Vertical {
-        width: 56; height: auto; padding: 1 2;
+        width: 66; height: auto; padding: 1 2;
         border: thick $accent; background: $surface;
     }
     ResultScreen #result-title { width: 1fr; content-align: center middle; text-style: bold; }

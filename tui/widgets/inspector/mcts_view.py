@@ -19,9 +19,9 @@ def share_bar(share: float, width: int = BAR_WIDTH) -> str:
 
 
 def snapshot_table(game, snapshot: MctsSnapshot, best_style, quiet_style) -> Table:
-    table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
-    for header, justify in (("Move", "left"), ("Visits", "right"), ("Share", "left"),
-                            ("Mean", "right"), ("UCT", "right")):
+    table = Table(box=None, padding=(0, 1), show_edge=False)
+    for header, justify in (("Move", "left"), ("Visits", "right"), ("Share of visits", "left"),
+                            ("", "right"), ("Mean", "right"), ("UCT", "right")):
         table.add_column(header, justify=justify, no_wrap=True)
     total = sum(stat.visits for stat in snapshot.stats) or 1
     best = max(snapshot.stats, key=lambda s: s.visits, default=None)
@@ -30,13 +30,14 @@ def snapshot_table(game, snapshot: MctsSnapshot, best_style, quiet_style) -> Tab
         table.add_row(
             Text(("★ " if stat is best else "  ") + game.format_move(stat.move)),
             f"{stat.visits:,}",
-            Text(f"{share_bar(stat.visits / total)} {100 * stat.visits / total:4.1f}%"),
+            share_bar(stat.visits / total),
+            f"{100 * stat.visits / total:.1f}%",
             f"{100 * stat.mean:.1f}%",
             f"{stat.uct:.3f}",
             style=style,
         )
     if not snapshot.stats:
-        table.add_row(Text("no playout yet", style=quiet_style), "", "", "", "")
+        table.add_row(Text("no playout yet", style=quiet_style))
     return table
 
 

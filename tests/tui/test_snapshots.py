@@ -1,0 +1,40 @@
+"""How the screens look: fixed terminal size, no animations, seeded agents, a fake clock.
+
+Each snapshot was looked at before it was accepted (tests/tui/__snapshots__).
+"""
+from __future__ import annotations
+
+from plyground.tui.screens.result import ResultScreen
+from tests.tui.helpers import SIZE, make_app, settled, wait_until
+
+
+def test_setup_screen(snap_compare):
+    assert snap_compare(make_app(game_id=None), terminal_size=SIZE)
+
+
+def test_mid_game_with_the_alphabeta_inspector(snap_compare):
+    app = make_app(sides=("human", "alphabeta:depth=6"), position="44536")
+
+    async def searched(pilot):
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=searched)
+
+
+def test_mid_game_with_the_mcts_inspector(snap_compare):
+    app = make_app(sides=("human", "mcts:iterations=3000,seed=1"), position="44536")
+
+    async def searched(pilot):
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=searched)
+
+
+def test_result_dialog(snap_compare):
+    app = make_app(sides=("human", "human"), position="121212")
+
+    async def won(pilot):
+        await pilot.press("1")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=won)
