@@ -58,7 +58,7 @@ class GameScreen(Screen):
     GameScreen #players { height: 1; padding: 0 1; background: $panel; }
     GameScreen #main { height: 1fr; }
     GameScreen #left { width: 48; padding: 0 1; }
-    GameScreen #status { height: auto; min-height: 2; padding: 0 1; margin: 1 0; }
+    GameScreen #status { height: 3; padding: 0 1; margin: 1 0 0 0; }
     GameScreen #status.error { color: $error; }
     GameScreen #inspector { width: 1fr; }
     """
@@ -136,7 +136,7 @@ class GameScreen(Screen):
         text.append(sides)
         if flags:
             text.append("   [" + ", ".join(flags) + "]", style="bold")
-        self.query_one("#players", Static).update(text)
+        self.query_one("#players", Static).update(text, layout=False)
 
     # --- the flow of the game ------------------------------------------------------
 
@@ -206,7 +206,7 @@ class GameScreen(Screen):
 
     def set_status(self, message: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(Text(message))
+        status.update(Text(message), layout=False)  # fixed height: no relayout
         status.set_class(error, "error")
 
     def show_result(self) -> None:

@@ -27,7 +27,7 @@ def line_text(game, moves) -> str:
 class Inspector(Vertical):
     DEFAULT_CSS = """
     Inspector { border: round $primary; border-title-color: $text; padding: 0 1; }
-    Inspector #inspector-summary { height: auto; margin-bottom: 1; color: $text-muted; }
+    Inspector #inspector-summary { height: 3; margin-bottom: 1; color: $text-muted; }
     Inspector #no-search { color: $text-muted; }
     """
 
@@ -48,9 +48,10 @@ class Inspector(Vertical):
             yield MctsView(id="mcts-view")
             yield StepView(id="step-view")
 
-    @property
-    def summary(self) -> Static:
-        return self.query_one("#inspector-summary", Static)
+    def set_summary(self, text: str | Text) -> None:
+        """The lines above the view (a fixed height: no relayout at 20 updates/s)."""
+        self.query_one("#inspector-summary", Static).update(
+            Text(text) if isinstance(text, str) else text, layout=False)
 
     def show_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view
@@ -73,7 +74,7 @@ class Inspector(Vertical):
         else:
             self.query_one("#no-search", Static).update(
                 Text(f"{agent.label} does not search: it picks a legal move at random."))
-        self.summary.update(Text(f"{side} is thinking…"))
+        self.set_summary(f"{side} is thinking…")
         self.show_view(view)
 
     def feed(self, events: list) -> None:
@@ -84,7 +85,7 @@ class Inspector(Vertical):
             self.query_one(MctsView).feed(events)
         for event in reversed(events):
             if isinstance(event, (IterationDone, MctsSnapshot)):
-                self.summary.update(self.progress_text(event))
+                self.set_summary(self.progress_text(event))
                 break
 
     def progress_text(self, event) -> Text:
@@ -103,21 +104,23 @@ class Inspector(Vertical):
         side = self.game.side_labels[self.state.to_move]
         return Text(
             f"{event.iterations:,} iterations · {event.iterations_per_second:,.0f}/s"
-            f"{best_text} · means are for {side}\n"
-            f"principal variation: {line_text(self.game, event.pv)}")
+            f"{best_text}\n"
+            f"principal variation: {line_text(self.game, event.pv)}\n"
+            f"mean: the playouts' results for {side} (a draw counts ½) · "
+            "UCT = mean + c·√(ln N / n) picks the move to explore")
 
     def finish(self, result: SearchDone, side: str) -> None:
         move = self.game.format_move(result.best_move)
         self.border_title = f"Inspector — {self.searcher} · played {move}"
         if self.kind == "random":
-            self.summary.update(Text(f"{side} played {move} at random."))
+            self.set_summary(Text(f"{side} played {move} at random."))
 
     def failed(self, message: str) -> None:
-        self.summary.update(Text(f"The search failed: {message}", style="bold red"))
+        self.set_summary(Text(f"The search failed: {message}", style="bold red"))
 
     def idle(self, message: str) -> None:
         self.border_title = "Inspector"
-        self.summary.update("")
+        self.set_summary("")
         self.query_one("#no-search", Static).update(Text(message))
         self.show_view("no-search")
 
@@ -125,12 +128,12 @@ class Inspector(Vertical):
 
     def leave_step(self) -> None:
         self.show_view(self.live_view)
-        self.summary.update("")
+        self.set_summary("")
 
     def step(self, replay, game, root_state, title: str, truncated: bool) -> None:
         self.show_view("step-view")
         view = self.query_one(StepView)
         view.load(replay, game, root_state, title, truncated)
         view.focus()
-        self.summary.update(Text("Step mode: ←/→ one event, [ / ] one iteration, "
+        self.set_summary(Text("Step mode: ←/→ one event, [ / ] one iteration, "
                                  "Home/End, Esc to leave."))

@@ -1,14 +1,19 @@
-"""Live MCTS statistics: each root move's visits, share of visits, mean value, UCT."""
+"""Live MCTS statistics: each root move's visits, share of visits, mean value, UCT.
+
+A DataTable updated cell by cell: snapshots arrive up to 20 times a second while the
+user is typing, so only what changed is redrawn.
+"""
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import DataTable
 
 from plyground.core.search.events import MctsSnapshot
 
 BAR_WIDTH = 24
 EIGHTHS = " ▏▎▍▌▋▊▉"
+COLUMNS = ("move", "visits", "bar", "share", "mean", "uct")
+HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
 
 
 def share_bar(share: float, width: int = BAR_WIDTH) -> str:
@@ -18,50 +23,59 @@ def share_bar(share: float, width: int = BAR_WIDTH) -> str:
     return ("█" * full + (EIGHTHS[part] if part else "")).ljust(width)
 
 
-def snapshot_table(game, snapshot: MctsSnapshot, best_style, quiet_style) -> Table:
-    table = Table(box=None, padding=(0, 1), show_edge=False)
-    for header, justify in (("Move", "left"), ("Visits", "right"), ("Share of visits", "left"),
-                            ("", "right"), ("Mean", "right"), ("UCT", "right")):
-        table.add_column(header, justify=justify, no_wrap=True)
-    total = sum(stat.visits for stat in snapshot.stats) or 1
-    best = max(snapshot.stats, key=lambda s: s.visits, default=None)
-    for stat in snapshot.stats:
-        style = best_style if stat is best else None
-        table.add_row(
-            Text(("★ " if stat is best else "  ") + game.format_move(stat.move)),
-            f"{stat.visits:,}",
-            share_bar(stat.visits / total),
-            f"{100 * stat.visits / total:.1f}%",
-            f"{100 * stat.mean:.1f}%",
-            f"{stat.uct:.3f}",
-            style=style,
-        )
-    if not snapshot.stats:
-        table.add_row(Text("no playout yet", style=quiet_style))
-    return table
-
-
-class MctsView(Static):
+class MctsView(DataTable):
     DEFAULT_CSS = """
-    MctsView { height: 1fr; background: $surface; padding: 0 1; }
+    MctsView { height: auto; max-height: 1fr; background: $surface; }
     MctsView > .mcts--best { color: $accent; text-style: bold; }
-    MctsView > .mcts--quiet { color: $text-muted; }
     """
-    COMPONENT_CLASSES = {"mcts--best", "mcts--quiet"}
+    COMPONENT_CLASSES = {"mcts--best"}
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+        super().__init__(cursor_type="none", zebra_stripes=False, **kwargs)
         self.game = None
+        self.best = None
         self.snapshot: MctsSnapshot | None = None
 
+    def on_mount(self) -> None:
+        for key, header in zip(COLUMNS, HEADERS):
+            self.add_column(header, key=key)
+
     def begin(self, game) -> None:
-        self.game, self.snapshot = game, None
-        self.update(Text("waiting for the first playouts…"))
+        self.game, self.best, self.snapshot = game, None, None
+        self.clear()
 
     def feed(self, events: list) -> None:
         snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
         if snapshots:
-            self.snapshot = snapshots[-1]
-            self.update(snapshot_table(self.game, self.snapshot,
-                                       self.get_component_rich_style("mcts--best"),
-                                       self.get_component_rich_style("mcts--quiet")))
+            self.show(snapshots[-1])
+
+    def show(self, snapshot: MctsSnapshot) -> None:
+        self.snapshot = snapshot
+        total = sum(stat.visits for stat in snapshot.stats) or 1
+        best = max(snapshot.stats, key=lambda s: s.visits, default=None)
+        best_move = best.move if best is not None else None
+        for stat in snapshot.stats:
+            key = str(stat.move)
+            cells = {
+                "visits": Text(f"{stat.visits:,}", justify="right"),
+                "bar": share_bar(stat.visits / total),
+                "share": Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
+                "mean": Text(f"{100 * stat.mean:.1f}%", justify="right"),
+                "uct": Text(f"{stat.uct:.3f}", justify="right"),
+            }
+            if key not in self.rows:
+                self.add_row(self.move_cell(stat.move, False), *cells.values(), key=key)
+            else:
+                for column, value in cells.items():
+                    self.update_cell(key, column, value)
+        if best_move != self.best:
+            for move, is_best in ((self.best, False), (best_move, True)):
+                if move is not None and str(move) in self.rows:
+                    self.update_cell(str(move), "move", self.move_cell(move, is_best))
+            self.best = best_move
+
+    def move_cell(self, move, best: bool) -> Text:
+        label = self.game.format_move(move)
+        if best:
+            return Text(f"★ {label}", style=self.get_component_rich_style("mcts--best"))
+        return Text(f"  {label}")

@@ -119,7 +119,8 @@ class StepView(Horizontal, can_focus=True):
         self.query_one("#step-text", Static).update(text)
 
     def header(self, frame) -> Text:
-        text = Text(self.title + "\n", style="bold")
+        text = Text()
+        text.append(self.title + "\n", style="bold")
         text.append(f"event {self.index + 1:,} of {len(self.replay):,} · ")
         return text
 

@@ -1,0 +1,80 @@
+"""Key press to repainted screen while an agent searches (target: p95 <= 100 ms).
+
+The app runs headless at 160 x 50 against an agent that thinks for a minute in the
+engine process, streaming its live events meanwhile. Each sample presses ← or → (the
+board's cursor moves) and measures the time until the app has composed the frame that
+shows the moved cursor and turned it into terminal output (a headless app writes no
+output, so the bench renders each frame's escape sequences itself, as a terminal app
+would, and stops the clock there).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from statistics import median, quantiles
+
+from textual import events
+
+from plyground.tui.app import create_app
+
+SIZE = (160, 50)
+SAMPLES = 100
+TARGET_MS = 100
+
+
+def send_key(app, key: str) -> None:
+    """Deliver a key as the terminal driver does (Pilot's press also waits for the app
+    to fall idle, which is not what a user's key press waits for)."""
+    event = events.Key(key, None)
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
+async def measure(opponent: str) -> list[float]:
+    app = create_app("connect4", ("human", opponent), move_delay=0)
+    latencies: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        await pilot.press("4")
+        while screen.search is None:
+            await pilot.pause(0.05)
+        await pilot.pause(1.0)  # the search is under way, its events flowing
+        board = screen.board
+        display = app._display
+        frames: list[float] = []
+
+        def display_and_time(target_screen, renderable) -> None:
+            display(target_screen, renderable)
+            if renderable is not None:
+                renderable.render_segments(app.console)
+                frames.append(time.perf_counter())
+
+        app._display = display_and_time
+        for sample in range(SAMPLES):
+            key, target = ("right", (board.cursor + 1) % 7) if sample % 2 else \
+                ("left", (board.cursor - 1) % 7)
+            frames.clear()
+            pressed = time.perf_counter()
+            send_key(app, key)
+            while board.cursor != target or not frames:
+                await asyncio.sleep(0.001)
+            latencies.append(1000 * (frames[-1] - pressed))
+            await asyncio.sleep(0.02)  # a fast typist, not a flood
+        app._display = display
+        assert screen.search is not None, "the agent stopped thinking during the run"
+        await pilot.press("n")  # cancel the search before leaving
+    return latencies
+
+
+def main() -> None:
+    print(f"Key press to repaint while an agent searches ({SAMPLES} presses, "
+          f"{SIZE[0]}x{SIZE[1]}, target p95 <= {TARGET_MS} ms)")
+    for opponent in ("alphabeta:time=60", "mcts:time=60"):
+        latencies = asyncio.run(measure(opponent))
+        p95 = quantiles(latencies, n=20)[-1]
+        print(f"  while {opponent:<18} median {median(latencies):6.1f} ms   "
+              f"p95 {p95:6.1f} ms   max {max(latencies):6.1f} ms   target {TARGET_MS} ms")
+
+
+if __name__ == "__main__":
+    main()
