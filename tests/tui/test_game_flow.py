@@ -217,3 +217,18 @@ async def test_every_game_key_is_a_palette_command_and_themes_switch():
         app.theme = "plyground-light"
         await pilot.pause()
         assert app.get_css_variables()["board"].lower() == "#2f6fd0"
+
+
+async def test_quit_and_new_game_cancel_a_search_at_once():
+    app = make_app(sides=("human", "alphabeta:time=60"), clock="real")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        await pilot.press("4")
+        await wait_until(pilot, lambda: screen.search is not None)
+        await pilot.press("n")  # new game: the search is dropped, the board is empty
+        assert screen.search is None and screen.match.moves == []
+        await pilot.press("4")
+        await wait_until(pilot, lambda: screen.search is not None)
+        process = app.engine._process
+        await pilot.press("q")
+    assert app.engine._process is None and not process.is_alive()

@@ -118,7 +118,9 @@ class GameScreen(Screen):
         self.fit_board()
 
     def fit_board(self) -> None:
-        self.board.set_large(self.app.size.height >= LARGE_BOARD_HEIGHT)
+        large = self.app.size.height >= LARGE_BOARD_HEIGHT
+        self.board.set_large(large)
+        self.query_one("#left").styles.width = 48 if large else 41
 
     def player_name(self, side: int) -> str:
         agent = self.match.agents[side]
@@ -141,7 +143,6 @@ class GameScreen(Screen):
     # --- the flow of the game ------------------------------------------------------
 
     def start_game(self) -> None:
-        self.board.show(self.match.state)
         self.inspector.idle("No search yet: the inspector shows an agent's search "
                             "while it thinks.")
         self.last = self.recorded = None
@@ -160,7 +161,8 @@ class GameScreen(Screen):
         self.show_turn()
         if self.match.outcome is not None:
             self.later(self.move_delay if animate else 0, self.show_result)
-        elif self.match.agent_to_move() is not None and not self.paused:
+        elif self.match.agent_to_move() is not None and not self.paused \
+                and self.failed is None:
             self.later(self.move_delay if animate and self.match.watching else 0,
                        self.start_search)
 
@@ -170,30 +172,29 @@ class GameScreen(Screen):
         agent = self.match.agent_to_move()
         self.board.set_interactive(outcome is None and agent is None)
         side = self.side_label()
-        if outcome is not None:
+        if self.failed is not None:
+            self.set_status(f"The search failed: {self.failed}  The game is unchanged: "
+                            "r tries again.", error=True)
+        elif outcome is not None:
             self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
                             f"{outcome.reason}.  n: new game · u: undo · Esc: setup")
         elif agent is None:
             whose = "their" if self.match.is_human(1 - self.match.state.to_move) else "your"
-            self.set_status(f"{side} to move — {whose} turn: {self.board_hint()}")
+            self.set_status(f"{side} to move — {whose} turn: {self.board.hint}")
         elif self.paused:
             self.set_status(f"Paused. {side} ({agent.label}) is next: "
                             "press . for one move, p to resume.")
         else:
             self.set_status(f"{side} ({agent.label}) is about to move…")
 
-    def board_hint(self) -> str:
-        return "1-7, or ←/→ and Enter, or click a column"
-
     def side_label(self, side: int | None = None) -> str:
         side = self.match.state.to_move if side is None else side
         return self.match.game.side_labels[side]
 
     def later(self, delay: float, callback) -> None:
+        """Run `callback` after `delay` seconds, unless cancel_timer() comes first."""
         self.cancel_timer()
-        self.timer = self.set_timer(delay, callback) if delay > 0 else None
-        if delay <= 0:
-            self.call_later(callback)
+        self.timer = self.set_timer(max(delay, 0.001), callback)  # Textual refuses 0
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
@@ -225,18 +226,22 @@ class GameScreen(Screen):
 
     # --- searching -----------------------------------------------------------------
 
-    def start_search(self, purpose: str = "move", side: int | None = None) -> None:
+    def start_search(self, purpose: str = "move", state=None, side: int | None = None
+                     ) -> None:
+        """Ask the engine for a search: the move to play ("move"), or a recording of
+        how `side`'s agent searches `state`, to step through ("trace")."""
         self.timer = None
-        state = self.match.state
+        state = self.match.state if state is None else state
         side = state.to_move if side is None else side
         agent = self.match.agents[side]
-        if agent is None or (purpose == "move" and self.match.agent_to_move() is None):
+        if agent is None or state.outcome() is not None:
             return
         request = SearchRequest(self.match.game.id, self.match.game.format_position(state),
                                 agent.spec, trace=self.trace_mode or purpose == "trace")
         search_id = self.app.engine.submit(request)
         self.search = SearchRecord(purpose, state, side, agent, search_id)
-        self.failed = None
+        if purpose == "move":
+            self.failed = None
         self.thinking_since = time.monotonic()
         self.inspector.begin(self.match.game, state, agent, self.side_label(side))
         self.refresh_thinking()
@@ -271,24 +276,24 @@ class GameScreen(Screen):
             if search.purpose == "trace":
                 self.recorded = search
                 self.open_step_view(search)
-                self.show_turn()
+                self.after_move(animate=False)
                 return
             self.last = search
             self.play(update.result.best_move)
         elif isinstance(update, EngineFailed):
             self.search = None
-            self.failed = update.message
-            self.inspector.failed(update.message.splitlines()[0])
-            self.set_status(f"The search failed: {update.message.splitlines()[0]}  "
-                            "The game is unchanged: r tries again.", error=True)
-            self.tell(update.message.splitlines()[0], title="Search failed",
-                        severity="error")
+            reason = update.message.splitlines()[0]
+            self.inspector.failed(reason)
+            self.tell(reason, title="Search failed", severity="error")
+            if search.purpose == "move":
+                self.failed = reason
+            self.show_turn()
 
     def play(self, move) -> None:
         try:
             self.match.play(move)
-        except IllegalMove as error:
-            self.tell(str(error), severity="warning")
+        except IllegalMove as error:  # nothing changes: say why
+            self.tell(f"{str(error).capitalize()}.", severity="warning")
             return
         self.after_move(animate=True)
 
@@ -302,13 +307,7 @@ class GameScreen(Screen):
         agent = self.match.agent_to_move()
         if agent is not None:
             self.tell(f"It is {self.side_label()}'s turn: {agent.label} plays it.",
-                        severity="warning")
-            return
-        try:
-            self.match.state.play(message.move)
-        except IllegalMove as error:
-            self.tell(f"{str(error).capitalize()}: pick another move.",
-                        severity="warning")
+                      severity="warning")
             return
         self.failed = None
         self.play(message.move)
@@ -372,7 +371,7 @@ class GameScreen(Screen):
         self.trace_mode = not self.trace_mode
         self.refresh_players()
         self.tell("Trace on: searches run in Python and record every step (slower)."
-                    if self.trace_mode else "Trace off: searches run at full speed.")
+                  if self.trace_mode else "Trace off: searches run at full speed.")
 
     def action_step_through(self) -> None:
         """Step through the last search, recording it first if it kept no trace."""
@@ -392,13 +391,7 @@ class GameScreen(Screen):
             if record is not None and record.trace and (record.state, record.side) == target:
                 self.open_step_view(record)
                 return
-        request = SearchRequest(self.match.game.id, self.match.game.format_position(state),
-                                agent.spec, trace=True)
-        search_id = self.app.engine.submit(request)
-        self.search = SearchRecord("trace", state, side, agent, search_id)
-        self.thinking_since = time.monotonic()
-        self.inspector.begin(self.match.game, state, agent, self.side_label(side))
-        self.refresh_thinking()
+        self.start_search("trace", state, side)
 
     def inspection_target(self):
         """(position, side) of the search to step through: the last one, else the one

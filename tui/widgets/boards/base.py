@@ -11,6 +11,7 @@ class BoardWidget(Widget, can_focus=True):
     """Shows a State; turns clicks and keys into `MoveChosen` messages."""
 
     game_id: str = ""
+    hint: str = ""  # how to move, for the status line
 
     class MoveChosen(Message):
         def __init__(self, move: Any) -> None:

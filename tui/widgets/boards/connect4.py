@@ -32,6 +32,7 @@ def winning_cells(state: Connect4State) -> int:
 
 class Connect4Board(BoardWidget):
     game_id = "connect4"
+    hint = "1-7, or ←/→ and Enter, or click a column"
     DEFAULT_CSS = """
     Connect4Board {
         width: auto;
