@@ -106,7 +106,10 @@ class Agent:
                               "to choose")
         budget = budget or self.budget()
         control = control or SearchControl(budget)
-        return self.search(state, budget, observer, control, exact_root)
+        done = self.search(state, budget, observer, control, exact_root)
+        if observer is not None:
+            observer(done)  # every agent's last event, even one that does not search
+        return done
 
     def choose(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None) -> Move:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .search.control import SearchControl, StopFlag, TickClock
-from .search.events import TRACE_EVENTS, SearchDone
+from .search.events import TRACE_EVENTS, Recorder, SearchDone
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
 DEFAULT_TRACE_CAP = 200_000
@@ -89,21 +89,16 @@ class _Streamer:
         self.conn = conn
         self.search_id = search_id
         self.trace = trace
-        self.cap = cap
-        self.recorded: list = []
-        self.truncated = False
+        self.recorder = Recorder(trace=True, cap=cap)
         self.pending: list = []
         self.lock = threading.Lock()
-        self.running = True
+        self.done = threading.Event()
         self.flusher = threading.Thread(target=self._flush_periodically, daemon=True)
         self.flusher.start()
 
     def __call__(self, event: Any) -> None:
         if isinstance(event, TRACE_EVENTS):
-            if len(self.recorded) < self.cap:
-                self.recorded.append(event)
-            else:
-                self.truncated = True
+            self.recorder(event)
             return
         with self.lock:
             self.pending.append(event)
@@ -115,12 +110,11 @@ class _Streamer:
                 self.conn.send(("events", self.search_id, batch))
 
     def _flush_periodically(self) -> None:
-        while self.running:
-            time.sleep(FLUSH_INTERVAL)
+        while not self.done.wait(FLUSH_INTERVAL):
             self.flush()
 
     def close(self) -> None:
-        self.running = False
+        self.done.set()
         self.flusher.join()
         self.flush()
 
@@ -167,7 +161,8 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
             events.send(("failed", search_id, f"internal error: {error!r}\n{detail}"))
             continue
         streamer.close()
-        events.send(("done", search_id, result, streamer.recorded, streamer.truncated))
+        events.send(("done", search_id, result, streamer.recorder.events,
+                     streamer.recorder.truncated))
 
 
 # --- the parent side -----------------------------------------------------------------

@@ -72,3 +72,14 @@ def test_game_records_replay_from_the_empty_board():
     start = GAME.parse_position("44")
     assert GAME.format_record(start, [4, 2]) == "4453"
     assert GAME.format_record(GAME.start(), []) == ""
+
+
+@pytest.mark.parametrize("kind", list(AGENT_KINDS))
+def test_every_agent_reports_its_decision_to_the_observer(kind):
+    from plyground.core.search.events import Recorder, SearchDone
+
+    recorder = Recorder()
+    settings = {"iterations": 50} if kind == "mcts" else {"depth": 2} \
+        if kind in ("minimax", "alphabeta") else {}
+    done = make_agent(kind, **settings).decide(GAME.parse_position("4453"), observer=recorder)
+    assert recorder.events[-1] == done and isinstance(done, SearchDone)
