@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 from typing import Iterable
 
@@ -79,14 +80,18 @@ class PlygroundApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, plus every key binding active on this screen."""
         yield from super().get_system_commands(screen)
-        seen = set()
-        for active in screen.active_bindings.values():
-            binding = active.binding
-            if not binding.description or binding.action in seen or not active.enabled:
-                continue
-            seen.add(binding.action)
-            yield SystemCommand(binding.description, f"key: {active.binding.key_display or binding.key}",
-                                partial(active.node.run_action, binding.action))
+        by_action = {}  # one command per action, whatever keys it has
+        for item in screen.active_bindings.values():
+            if item.binding.description and item.enabled:
+                by_action.setdefault(item.binding.action, item)
+        descriptions = Counter(item.binding.description for item in by_action.values())
+        for action, item in by_action.items():
+            binding = item.binding
+            title = binding.description
+            if descriptions[title] > 1:  # e.g. "Drop in column" for each of 1-7
+                title = f"{title} {binding.key}"
+            yield SystemCommand(title, f"key: {binding.key_display or binding.key}",
+                                partial(item.node.run_action, action))
 
 
 def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,

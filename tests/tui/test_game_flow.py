@@ -211,7 +211,8 @@ async def test_every_game_key_is_a_palette_command_and_themes_switch():
     app = make_app(sides=("human", "human"))
     async with app.run_test(size=SIZE) as pilot:
         titles = {c.title for c in app.get_system_commands(app.screen)}
-        assert {"Undo", "New game", "Step through search", "Trace", "Drop", "Theme"} <= titles
+        assert {"Undo", "New game", "Step through search", "Trace", "Drop", "Theme",
+                "Drop in column 1", "Drop in column 7"} <= titles
         assert {"plyground-dark", "plyground-light"} <= set(app.available_themes)
         assert app.theme == "plyground-dark"
         app.theme = "plyground-light"
