@@ -197,7 +197,7 @@ class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
     description = "UCT Monte Carlo tree search with random playouts"
     settings_spec = (
-        Setting("iterations", int, 5000, "playouts per move (unless time is set)", 1),
+        Setting("iterations", int, 5500, "playouts per move (unless time is set)", 1),
         TIME,
         Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0),
         SEED,

@@ -6,6 +6,7 @@ on every game.
 """
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Protocol, Sequence
@@ -31,6 +32,10 @@ class NotationError(PlygroundError):
 
 class UnknownName(PlygroundError):
     """A game, agent or option name that does not exist."""
+
+
+class BadOption(PlygroundError):
+    """A game option with a value the game does not allow."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,17 @@ class Game(ABC):
         """The options this game was made with, as `get_game` takes them."""
         return {}
 
+    @property
+    def spec(self) -> str:
+        """The game as `parse_game` reads it, e.g. `cephalopod:rows=3,cols=3`."""
+        options = self.options()
+        return self.id + (":" + ",".join(f"{k}={v}" for k, v in options.items())
+                          if options else "")
+
+    def describe_move(self, move: Move, state: State) -> str:
+        """The move for people, in `state` (default: its notation)."""
+        return self.format_move(move)
+
     def describe_outcome(self, outcome: Outcome) -> str:
         """One line such as `X wins` or `draw`."""
         if outcome.winner is None:
@@ -142,13 +158,15 @@ class GameEntry:
     id: str
     title: str
     factory: Callable[..., Game]
+    variants: tuple[tuple[str, dict], ...] = ()  # (label, options) for the menus
 
 
 _REGISTRY: dict[str, GameEntry] = {}
 
 
-def register_game(id: str, title: str, factory: Callable[..., Game]) -> None:
-    _REGISTRY[id] = GameEntry(id, title, factory)
+def register_game(id: str, title: str, factory: Callable[..., Game],
+                  variants: tuple[tuple[str, dict], ...] = ()) -> None:
+    _REGISTRY[id] = GameEntry(id, title, factory, variants)
 
 
 def game_entries() -> list[GameEntry]:
@@ -163,7 +181,27 @@ def get_game(id: str, **options: Any) -> Game:
     except KeyError:
         known = ", ".join(_REGISTRY)
         raise UnknownName(f"unknown game {id!r} (known games: {known})") from None
-    try:
-        return entry.factory(**options)
-    except TypeError as error:
-        raise UnknownName(f"bad option for game {id!r}: {error}") from None
+    known = list(inspect.signature(entry.factory).parameters)
+    for name in options:
+        if name not in known:
+            raise UnknownName(f"{id} has no option {name!r} "
+                              f"(options: {', '.join(known) or 'none'})")
+    return entry.factory(**options)
+
+
+def parse_game(text: str) -> Game:
+    """`id` or `id:name=value,...` (values are whole numbers or true/false)."""
+    id, _, rest = text.strip().partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        name, equals, value = item.partition("=")
+        value = value.strip().lower()
+        if not equals or not value:
+            raise BadOption(f"{id}: option {item!r} needs a value, as in name=value")
+        if value in ("true", "false"):
+            options[name.strip()] = value == "true"
+        elif value.lstrip("-").isdigit():
+            options[name.strip()] = int(value)
+        else:
+            raise BadOption(f"{id}: option {item!r} is not a whole number or true/false")
+    return get_game(id, **options)

@@ -12,6 +12,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from plyground.core import State
+from plyground.core.games.cephalopod import CephalopodState
 from plyground.core.games.connect4 import HEIGHT, WIDTH, Connect4State
 
 CONNECT4_STYLES = ("bold red", "bold yellow")
@@ -39,8 +40,31 @@ def connect4_board(state: Connect4State) -> Text:
     return text
 
 
+def cephalopod_board(state: CephalopodState) -> Text:
+    """Each die as its colour's letter and pips (`r3`, `b6`), rows from the top, the
+    column letters under them and the row numbers beside them."""
+    game = state.game
+    text = Text()
+    for row in range(game.rows):
+        text.append(f"{game.rows - row} ", style="dim")
+        for col in range(game.cols):
+            die = state.die(row * game.cols + col)
+            if die is None:
+                text.append("  · ", style="dim")
+            else:
+                side, pips = die
+                text.append(f" {'rb'[side]}{pips} ", style=CEPHALOPOD_STYLES[side])
+        text.append("\n")
+    text.append("  " + "".join(f"  {'abcdefghi'[c]} " for c in range(game.cols)),
+                style="dim")
+    return text
+
+
+CEPHALOPOD_STYLES = ("bold red", "bold blue")
+
 RENDERERS: dict[str, Callable[[State], RenderableType]] = {
     "connect4": connect4_board,
+    "cephalopod": cephalopod_board,
 }
 
 

@@ -1,2 +1,4 @@
-"""The game implementations. Importing this package registers every game."""
-from . import connect4  # noqa: F401  (registers "connect4")
+"""The game implementations. Importing this package registers every game, in the order
+the menus list them."""
+from . import connect4  # noqa: F401
+from . import cephalopod  # noqa: F401

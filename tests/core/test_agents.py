@@ -57,7 +57,7 @@ def test_an_agent_refuses_a_finished_game():
 def test_unknown_games_are_named():
     with pytest.raises(UnknownName, match="unknown game 'chess'"):
         get_game("chess")
-    with pytest.raises(UnknownName, match="bad option"):
+    with pytest.raises(UnknownName, match="connect4 has no option 'rows'"):
         get_game("connect4", rows=3)
 
 

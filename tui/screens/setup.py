@@ -13,11 +13,18 @@ from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet,
 from plyground.core import AGENT_KINDS, PlygroundError, game_entries, get_game
 from plyground.core.match import HUMAN, parse_side
 
+from ..widgets.boards import BOARDS
+
 PLAYER_CHOICES = [("Human", HUMAN)] + [(cls.title, kind) for kind, cls in AGENT_KINDS.items()]
 DEFAULT_OPPONENT = "mcts"
 # "You play" choices: which sides are human
 ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, True)),
          ("watch", (False, False))]
+
+
+def playable_games():
+    """The registered games the app has a board for."""
+    return [entry for entry in game_entries() if entry.id in BOARDS]
 
 
 def main_setting(kind: str):
@@ -126,7 +133,7 @@ class SetupScreen(Screen):
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None):
         super().__init__()
-        self.game_id = game_id or game_entries()[0].id
+        self.game_id = game_id or playable_games()[0].id
         self.sides = sides or (HUMAN, DEFAULT_OPPONENT)
 
     def compose(self) -> ComposeResult:
@@ -136,8 +143,8 @@ class SetupScreen(Screen):
                 yield Static("plyground — play against, and look inside, adversarial "
                              "search", id="title")
                 yield Label("Game", classes="heading")
-                yield Select([(e.title, e.id) for e in game_entries()], value=self.game_id,
-                             allow_blank=False, id="game")
+                yield Select([(e.title, e.id) for e in playable_games()],
+                             value=self.game_id, allow_blank=False, id="game")
                 yield Label("You play", classes="heading")
                 with RadioSet(id="role"):
                     for role, _ in ROLES:
