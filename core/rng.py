@@ -7,12 +7,13 @@ from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 def mix64(z: int) -> int:
     """The SplitMix64 finaliser: a well-spread 64-bit hash of a 64-bit integer."""
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & MASK64
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK64
+    z = (z ^ (z >> 30)) * MIX1 & MASK64
+    z = (z ^ (z >> 27)) * MIX2 & MASK64
     return z ^ (z >> 31)
 
 

@@ -23,6 +23,7 @@ from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelec
 
 DEFAULT_EXPLORATION = math.sqrt(2)
 SNAPSHOT_INTERVAL = 0.05  # seconds between live snapshots
+MAX_ITERATIONS = 10_000_000  # a tree grows a node an iteration: this bounds its memory
 
 
 class MctsTree(Protocol):
@@ -150,15 +151,15 @@ def mcts_search(game: Game, state: State, budget: Budget, seed: int,
         tree = fast_tree(state, seed, exploration)
     else:
         tree = PythonTree(state, seed, exploration, observer)
-    limit = budget.iterations
-    if limit is None and budget.time is None:
+    if budget.iterations is None and budget.time is None:
         raise ValueError("MCTS needs an iteration or a time budget")
+    limit = min(budget.iterations or MAX_ITERATIONS, MAX_ITERATIONS)
     batch = 16
     last_snapshot = control.elapsed()
-    while limit is None or tree.iterations < limit:
+    while tree.iterations < limit:
         if tree.iterations > 0 and control.exhausted():
             break
-        count = batch if limit is None else min(batch, limit - tree.iterations)
+        count = min(batch, limit - tree.iterations)
         tree.run(count)
         now = control.elapsed()
         if now - last_snapshot < SNAPSHOT_INTERVAL / 4 and batch < 1 << 14:

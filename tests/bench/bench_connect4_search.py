@@ -12,10 +12,10 @@ import random
 from statistics import mean
 
 from plyground.core import Budget, get_game
-from plyground.core.fast import mcts_tree_factory, tree_backend, warm_up
+from plyground.core.fast import tree_backend, warm_up
 from plyground.core.search.alphabeta import alphabeta_search
-from plyground.core.search.mcts import mcts_search
 from plyground.core.values import is_decisive
+from tests.bench.measure import mcts_rates
 from tests.core.positions import random_position
 
 GAME = get_game("connect4")
@@ -41,14 +41,7 @@ def bench_alphabeta(count: int = 6, seed: int = 2024) -> None:
 def bench_mcts() -> None:
     print(f"MCTS from the empty board, 2 s per run "
           f"(target >= {MCTS_TARGET:,} iterations/s)")
-    rates = []
-    for seed in (1, 2):
-        done = mcts_search(GAME, GAME.start(), Budget(time=2.0), seed,
-                           fast_tree=mcts_tree_factory(GAME))
-        rates.append(done.work / done.elapsed)
-        print(f"  seed {seed}: {done.work:>12,} iterations {done.elapsed:>6.2f}s"
-              f"{rates[-1]:>13,.0f} /s")
-    print(f"  {'mean':<39}{mean(rates):>13,.0f} /s   target {MCTS_TARGET:,}")
+    mcts_rates(GAME, GAME.start(), (1, 2), 2.0, MCTS_TARGET)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Connect 4 test positions made by seeded random play (reproducible, no hand tuning)."""
+"""Test positions made by seeded random play (reproducible, no hand tuning)."""
 from __future__ import annotations
 
 import random
@@ -46,3 +46,26 @@ def positions_needing_a_block(count: int, seed: int = 2):
         if len(columns) == 1 and not state.play(columns[0]).winning_moves():
             found.append((state, columns[0]))
     return found
+
+
+def random_games(game, seed: int, count: int):
+    """Every state of `count` random games of `game` played to their end, the end
+    included."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = game.start()
+        yield state
+        while state.outcome() is None:
+            state = state.play(rng.choice(state.moves()))
+            yield state
+
+
+def assert_same_decisions(reference, fast, runs) -> None:
+    """Run a reference tree and a kernel tree side by side: after every run they must
+    hold the same root statistics and principal variation."""
+    for count in runs:
+        reference.run(count)
+        fast.run(count)
+        assert fast.iterations == reference.iterations
+        assert fast.root_children() == reference.root_children()
+        assert fast.principal_variation() == reference.principal_variation()

@@ -22,7 +22,7 @@ from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.search.mcts import PythonTree, mcts_search
 from plyground.core.search.minimax import minimax_search
 from plyground.core.values import INFINITY, WIN, terminal_value
-from tests.core.positions import random_position
+from tests.core.positions import assert_same_decisions, random_games, random_position
 from tests.core.test_search import solver_value
 from tests.reference import read_scored_positions
 
@@ -39,20 +39,9 @@ def positions(seed: int, count: int, max_plies: int = 36):
     return [random_position(rng, rng.randrange(0, max_plies)) for _ in range(count)]
 
 
-def random_games(seed: int, count: int):
-    """Every state of `count` random games played to their end, the end included."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        state = GAME.start()
-        yield state
-        while state.outcome() is None:
-            state = state.play(rng.choice(state.moves()))
-            yield state
-
-
 def test_heuristic_equals_evaluate():
     """On running games and on finished ones (where a side holds four)."""
-    states = positions(1, 2000) + list(random_games(5, 60))
+    states = positions(1, 2000) + list(random_games(GAME, 5, 60))
     assert sum(bool(s.winning_moves()) for s in states) > 300  # the WIN - (ply+1) rule
     for state in states:
         assert kernel.evaluate(*kernel.bitboards(state)) == GAME.evaluate(state), \
@@ -61,7 +50,7 @@ def test_heuristic_equals_evaluate():
 
 def test_end_detection_equals_the_rules():
     ends = {"win": 0, "draw": 0}
-    for state in random_games(2, 400):
+    for state in random_games(GAME, 2, 400):
         outcome = state.outcome()
         over, value = kernel.end_value(*kernel.bitboards(state))
         assert over == (outcome is not None), GAME.format_position(state)
@@ -203,12 +192,7 @@ def test_the_mcts_kernel_makes_the_reference_decisions(seed):
     for state in positions(20 + seed, 3, max_plies=30):
         reference = PythonTree(state, seed, exploration=1.1 * seed)
         fast = Connect4Tree(state, seed, exploration=1.1 * seed, capacity=4)
-        for count in (1, 2, 37, 400, 1000):
-            reference.run(count)
-            fast.run(count)
-            assert fast.iterations == reference.iterations
-            assert fast.root_children() == reference.root_children()
-            assert fast.principal_variation() == reference.principal_variation()
+        assert_same_decisions(reference, fast, (1, 2, 37, 400, 1000))
         assert len(fast.visits) > 4
 
 
