@@ -17,11 +17,15 @@ def tree_backend(game):
 
 def mcts_tree_factory(game):
     """A callable building a fast MCTS tree for `game`, or None to search in Python."""
-    if game.id != "connect4":
-        return None
-    from .connect4_mcts import Connect4Tree
+    if game.id == "connect4":
+        from .connect4_mcts import Connect4Tree
 
-    return Connect4Tree
+        return Connect4Tree
+    if game.id == "cephalopod":  # one kernel for every board size
+        from .cephalopod_mcts import CephalopodTree
+
+        return CephalopodTree
+    return None
 
 
 def warm_up(game_id: str) -> None:
@@ -33,3 +37,7 @@ def warm_up(game_id: str) -> None:
 
         connect4.warm_up()
         connect4_mcts.warm_up()
+    elif game_id == "cephalopod":
+        from . import cephalopod_mcts
+
+        cephalopod_mcts.warm_up()
