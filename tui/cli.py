@@ -1,30 +1,43 @@
-"""The `plyground` command: open the app, watch agents play, analyse a position, count
-positions.
+"""The `plyground` command: open the app, watch agents play, play a match of many games,
+analyse a position, count positions. Every command takes a game spec (`parse_game`):
+`connect4`, `cephalopod:rows=3,cols=3`.
 
 Every mistake a user can make ends the same way: one `error: ...` line on stderr and
 exit code 2, never a traceback or a usage box. Core errors (PlygroundError) and typer's
 own usage errors become that line in one place, `OneLineErrors.main`. The Textual app is
-imported only when it is opened, so the other commands start fast.
+imported only when it is opened, so the other commands start fast. Typer prints the
+lines of a command's help after its first paragraph as they are written: keep them
+short enough for an 80-column terminal.
 """
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import secrets
+import shlex
 import sys
+from contextlib import closing
+from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.box import SIMPLE
 from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn)
 from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
-from plyground.core import (Agent, Game, PlygroundError, State, game_entries, get_game,
-                            parse_agent)
+from plyground.core import (Agent, Game, PlygroundError, State, game_entries, parse_agent,
+                            parse_game)
 from plyground.core.fast import warm_up
+from plyground.core.game import GameEntry
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.rng import derive_seed
 from plyground.core.search.events import SearchDone
+from plyground.core.tournament import GameResult, run_match, tally, turns
 from plyground.core.values import describe_value
 
 from .text_board import render_board
@@ -55,29 +68,46 @@ class OneLineErrors(TyperGroup):
 app = typer.Typer(cls=OneLineErrors, add_completion=False,
                   pretty_exceptions_show_locals=False)
 
-GAME_IDS = ", ".join(entry.id for entry in game_entries())
-GameId = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {GAME_IDS}",
-                                       show_default=False)]
+
+def describe_game(entry: GameEntry) -> str:
+    """The game's id, with its options (at their defaults) and the menus' variants."""
+    parameters = inspect.signature(entry.factory).parameters.values()
+    if not parameters:
+        return entry.id
+    details = ["options: " + ", ".join(f"{p.name}={p.default}" for p in parameters)]
+    if entry.variants:
+        details.append("variants: " + ", ".join(label for label, _ in entry.variants))
+    return f"{entry.id} ({'; '.join(details)})"
+
+
+GameSpec = Annotated[str, typer.Argument(
+    metavar="GAME", show_default=False,
+    help="the game, as id or id:option=value,...: "
+         + "; ".join(describe_game(entry) for entry in game_entries()))]
 Position = Annotated[Optional[str], typer.Option(
     help="start from this position, in the game's notation (Connect 4: columns played, "
-         "e.g. 4453)")]
+         "e.g. 4453; Cephalopod: rows from the top and the side to move, "
+         "e.g. '.r1./r2.r3/.r4. r')")]
+# The first side's option is named after each game's first side (X, Red); so the second.
 PlayFirst = Annotated[Optional[str], typer.Option(
-    "--x", "--first", metavar="SIDE", help="the side that moves first: human or an agent")]
+    "--x", "--red", "--first", metavar="SIDE",
+    help="the side that moves first: human or an agent")]
 PlaySecond = Annotated[Optional[str], typer.Option(
-    "--o", "--second", metavar="SIDE", help="the side that moves second: human or an agent")]
+    "--o", "--blue", "--second", metavar="SIDE",
+    help="the side that moves second: human or an agent")]
 DemoFirst = Annotated[str, typer.Option(
-    "--x", "--first", metavar="AGENT", help="the agent that moves first, e.g. greedy",
-    show_default=False)]
+    "--x", "--red", "--first", metavar="AGENT",
+    help="the agent that moves first, e.g. greedy", show_default=False)]
 DemoSecond = Annotated[str, typer.Option(
-    "--o", "--second", metavar="AGENT", help="the agent that moves second, e.g. "
-    "mcts:iterations=3000", show_default=False)]
+    "--o", "--blue", "--second", metavar="AGENT",
+    help="the agent that moves second, e.g. mcts:iterations=3000", show_default=False)]
 
 
 def launch(game_id: str | None = None, sides: tuple[str, str] | None = None,
-           position: str | None = None) -> None:
+           position: str | None = None, options: dict | None = None) -> None:
     from plyground.tui.app import run  # Textual loads only when the app opens
 
-    run(game_id=game_id, sides=sides, position=position)
+    run(game_id=game_id, sides=sides, position=position, options=options)
 
 
 def is_human(spec: str) -> bool:
@@ -108,20 +138,20 @@ def side_spec(spec: str) -> str:
 
 
 @app.command()
-def play(game_id: GameId, first: PlayFirst = None, second: PlaySecond = None,
+def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None,
          position: Position = None) -> None:
     """Open the app on a game.
 
-    Naming a side skips the side choice (an unnamed side is human); naming none leaves
-    the choice to the setup screen.
+    Naming a side skips the side choice (an unnamed side is human);
+    naming none leaves the choice to the setup screen.
     """
-    game = get_game(game_id)
+    game = parse_game(game_spec)
     if position is not None:
         position = game.format_position(game.parse_position(position))
     sides = None
     if first is not None or second is not None:
         sides = (side_spec(first or HUMAN), side_spec(second or HUMAN))
-    launch(game.id, sides, position)
+    launch(game.id, sides, position, game.options())
 
 
 # --- demo ----------------------------------------------------------------------------
@@ -154,7 +184,7 @@ def move_line(game: Game, state: State, agent: Agent, done: SearchDone) -> Text:
 
 @app.command()
 def demo(
-    game_id: GameId,
+    game_spec: GameSpec,
     first: DemoFirst,
     second: DemoSecond,
     position: Position = None,
@@ -168,7 +198,7 @@ def demo(
     The board is drawn after every move; the last two lines are the result and the
     game's moves.
     """
-    game = get_game(game_id)
+    game = parse_game(game_spec)
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
     start = state = starting_state(game, position)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
@@ -179,22 +209,118 @@ def demo(
         console.print(render_board(state))
     played: list = []
     try:
-        while (outcome := state.outcome()) is None:
-            agent = agents[state.to_move]
-            done = agent.decide(state)
-            if not quiet:
-                console.print()
-                console.print(move_line(game, state, agent, done))
-            state = state.play(done.best_move)
+        for before, done, state in turns(start, agents):
             played.append(done.best_move)
             if not quiet:
+                console.print()
+                console.print(move_line(game, before, agents[before.to_move], done))
                 console.print(render_board(state))
     except KeyboardInterrupt:
         print("interrupted; the game so far: "
               f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)
         raise typer.Exit(INTERRUPTED) from None
-    typer.echo(game.describe_outcome(outcome))
+    typer.echo(game.describe_outcome(state.outcome()))
     typer.echo(game.format_record(start, played))
+
+
+# --- match ---------------------------------------------------------------------------
+
+MatchFirst = Annotated[str, typer.Option(
+    "--first", metavar="AGENT", help="one agent: it moves first in odd-numbered games",
+    show_default=False)]
+MatchSecond = Annotated[str, typer.Option(
+    "--second", metavar="AGENT", help="the other agent: it moves first in even-numbered "
+    "games", show_default=False)]
+
+
+def match_report(game: Game, specs: tuple[str, str], seed: int, command: str,
+                 results: list[GameResult]) -> dict:
+    """Everything `match` says, as plain data: `--json` prints it, the text view
+    renders it. A game's `first` and `winner` are 0 (the --first agent) or 1."""
+    return {
+        "game": game.spec,
+        "agents": list(specs),
+        "seed": seed,
+        "command": command,
+        "results": [asdict(result) for result in results],
+        "totals": [{"agent": spec, **asdict(total), "points": total.points,
+                    "score": total.score} for spec, total in zip(specs, tally(results))],
+    }
+
+
+def print_match(game: Game, report: dict) -> None:
+    console = Console(highlight=False)
+    console.print(Text(f"{game.title} ({game.spec}), {len(report['results'])} games"))
+    table = Table(box=SIMPLE)
+    table.add_column("agent", no_wrap=True,  # a spec is not to be cut short
+                     min_width=max(len(total["agent"]) for total in report["totals"]))
+    for header in ("wins", "draws", "losses", "score", "wins as 1st", "wins as 2nd"):
+        table.add_column(header, justify="right")
+    for total in report["totals"]:
+        score = "-" if total["score"] is None else f"{total['score']:.1f}%"
+        table.add_row(total["agent"], str(total["wins"]), str(total["draws"]),
+                      str(total["losses"]), score, str(total["wins_first"]),
+                      str(total["wins_second"]))
+    console.print(table)
+    typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
+
+
+@app.command()
+def match(
+    game_spec: GameSpec,
+    first: MatchFirst,
+    second: MatchSecond,
+    games: Annotated[int, typer.Option(min=1, help="how many games to play",
+                                       show_default=False)],
+    seed: Annotated[Optional[int], typer.Option(
+        help="the match seed (default: a random one, shown in the line that "
+             "reproduces the match)", show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
+        "for the --first agent, 1 for --second) and the totals")] = False,
+) -> None:
+    """Play two agents against each other over many games, colours alternating.
+
+    Games run in parallel worker processes. An agent with a seed setting
+    that its spec leaves out gets a new seed every game, derived from the match
+    seed: the same command plays the same games, unless an agent has a time limit.
+    Ctrl-C stops the match and reports the games finished.
+    """
+    game = parse_game(game_spec)
+    # As typed: the canonical spec drops a setting given at its default value
+    # (random:seed=0 is written random), and the rerun would then derive that seed.
+    specs = (first.strip(), second.strip())
+    players = (parse_agent(first), parse_agent(second))
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    command = shlex.join(["plyground", "match", game.spec, "--first", specs[0], "--second",
+                          specs[1], "--games", str(games), "--seed", str(seed)])
+    stderr = Console(stderr=True)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=stderr, transient=True,
+                        disable=as_json or not stderr.is_terminal)
+    results: list[GameResult] = []
+    interrupted = False
+    try:
+        with progress, closing(run_match(game, players, games, seed,
+                                         jobs or os.cpu_count() or 1)) as finished:
+            task = progress.add_task("games", total=games)
+            for result in finished:
+                results.append(result)
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    results.sort(key=lambda result: result.number)
+    report = match_report(game, specs, seed, command, results)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        print_match(game, report)
+    if interrupted:
+        print(f"interrupted after {len(results)} of {games} games", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED)
 
 
 # --- analyze -------------------------------------------------------------------------
@@ -218,7 +344,7 @@ def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) ->
             entry["visits"] = move_value.visits
         moves.append(entry)
     return {
-        "game": game.id,
+        "game": game.spec,
         "position": game.format_position(state),
         "to_move": game.side_labels[state.to_move],
         "agent": agent.spec,
@@ -265,7 +391,7 @@ def print_analysis(game: Game, state: State, agent: Agent, report: dict) -> None
 
 @app.command()
 def analyze(
-    game_id: GameId,
+    game_spec: GameSpec,
     position: Annotated[Optional[str], typer.Argument(
         help="the position, in the game's notation (default: the start)",
         show_default=False)] = None,
@@ -278,7 +404,7 @@ def analyze(
 
     Alpha-beta values every move exactly at the depth it reaches.
     """
-    game = get_game(game_id)
+    game = parse_game(game_spec)
     state = starting_state(game, position)
     agent = parse_agent(agent_spec)
     warm_up(game.id)  # else loading the kernels eats into the time budget
@@ -295,7 +421,7 @@ def analyze(
 
 @app.command("perft")
 def count_positions(
-    game_id: GameId,
+    game_spec: GameSpec,
     depth: Annotated[int, typer.Option(min=0, help="count up to this many plies",
                                        show_default=False)],
     distinct: Annotated[bool, typer.Option(
@@ -305,7 +431,7 @@ def count_positions(
 
     Prints one `n count` line for each n = 0..depth, from the start position.
     """
-    game = get_game(game_id)
+    game = parse_game(game_spec)
     for n, count in enumerate((distinct_positions if distinct else perft)(game, depth)):
         typer.echo(f"{n} {count}")
 

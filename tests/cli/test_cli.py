@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from plyground.core import Budget, get_game
+from plyground.core import Budget, get_game, parse_game
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.tui import cli
@@ -29,8 +29,8 @@ def launches(monkeypatch):
     """The app's launches, recorded instead of opening the app."""
     calls = []
 
-    def fake_run(game_id=None, sides=None, position=None):
-        calls.append((game_id, sides, position))
+    def fake_run(game_id=None, sides=None, position=None, options=None):
+        calls.append((game_id, sides, position, options))
 
     monkeypatch.setattr("plyground.tui.app.run", fake_run)
     return calls
@@ -51,27 +51,27 @@ def replay(record: str):
 def test_no_arguments_open_the_setup_screen(launches):
     result = invoke()
     assert result.exit_code == 0, result.output
-    assert launches == [(None, None, None)]
+    assert launches == [(None, None, None, None)]
 
 
 def test_play_opens_the_game_with_both_sides(launches):
     result = invoke("play", "connect4", "--x", "human", "--o", "mcts:time=1")
     assert result.exit_code == 0, result.output
-    assert launches == [("connect4", ("human", "mcts:time=1"), None)]
+    assert launches == [("connect4", ("human", "mcts:time=1"), None, {})]
 
 
 def test_play_takes_long_side_names_and_passes_checked_canonical_values(launches):
     result = invoke("play", "connect4", "--second", " minimax:depth = 4 ",
                     "--position", " 4453 ")
     assert result.exit_code == 0, result.output
-    assert launches == [("connect4", ("human", "minimax:depth=4"), "4453")]
+    assert launches == [("connect4", ("human", "minimax:depth=4"), "4453", {})]
     invoke("play", "connect4", "--first", "greedy")
-    assert launches[-1] == ("connect4", ("greedy", "human"), None)
+    assert launches[-1] == ("connect4", ("greedy", "human"), None, {})
 
 
 def test_play_without_sides_leaves_them_to_the_setup_screen(launches):
     assert invoke("play", "connect4").exit_code == 0
-    assert launches == [("connect4", None, None)]
+    assert launches == [("connect4", None, None, {})]
 
 
 # --- demo ----------------------------------------------------------------------------
@@ -212,6 +212,57 @@ def test_perft_distinct_prints_distinct_positions_per_ply():
     assert result.stdout.splitlines() == table_lines(published[n] for n in range(6))
 
 
+# --- game specs ----------------------------------------------------------------------
+
+SMALL = "cephalopod:rows=3,cols=3"
+SMALL_GAME = parse_game(SMALL)
+SMALL_POSITION = ".r1./r2.r3/.r4. r"
+
+
+def test_play_takes_a_game_spec_and_passes_its_options_to_the_app(launches):
+    result = invoke("play", "cephalopod:rows=3,cols=5", "--red", "greedy",
+                    "--blue", "human", "--position", " r1..../...../....b1 r ")
+    assert result.exit_code == 0, result.output
+    assert launches == [("cephalopod", ("greedy", "human"), "r1..../...../....b1 r",
+                         {"rows": 3, "cols": 5})]
+    invoke("play", "cephalopod", "--blue", "mcts")
+    assert launches[-1] == ("cephalopod", ("human", "mcts"), None, {"rows": 5, "cols": 5})
+
+
+def test_demo_plays_on_the_board_the_spec_names():
+    result = invoke("demo", SMALL, "--red", "greedy", "--blue", "random", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Cephalopod: Red = Greedy, Blue = Random"
+    result_line, record = lines[-2:]
+    final = SMALL_GAME.play_moves(SMALL_GAME.start(), record.split())
+    assert SMALL_GAME.describe_outcome(final.outcome()) == result_line
+    boards = [line for line in lines if line.split() == list("abc")]
+    assert len(boards) == len(record.split()) + 1  # the start, then one per move
+    assert "1. Red plays" in result.stdout and "2. Blue plays" in result.stdout
+
+
+def test_analyze_reads_the_position_on_the_board_the_spec_names():
+    result = invoke("analyze", SMALL, SMALL_POSITION, "--agent", "alphabeta:depth=2",
+                    "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["game"] == SMALL and report["position"] == SMALL_POSITION
+    assert report["to_move"] == "Red" and report["depth"] == 2
+    state = SMALL_GAME.parse_position(SMALL_POSITION)
+    assert [entry["move"] for entry in report["moves"]] == [
+        SMALL_GAME.format_move(move) for move in state.moves()]
+
+
+def test_perft_counts_on_the_board_the_spec_names():
+    result = invoke("perft", SMALL, "--depth", "4")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:3] == ["0 1", "1 9", "2 72"]  # 9 cells, then 8
+    assert result.stdout.splitlines() == table_lines(perft(SMALL_GAME, 4))
+    assert invoke("perft", "cephalopod", "--depth", "1").stdout.splitlines() == [
+        "0 1", "1 25"]
+
+
 # --- errors and help -----------------------------------------------------------------
 
 DEMO = ("demo", "connect4", "--x", "greedy", "--o", "greedy")
@@ -239,6 +290,24 @@ DEMO = ("demo", "connect4", "--x", "greedy", "--o", "greedy")
     (("demo", "connect4", "--x", "greedy", "--o", "human"), "O is human"),
     ((*DEMO, "--seed", "abc"), "'--seed'"),
     (("perft", "connect4", "--depth", "2", "--bogus"), "No such option: --bogus"),
+    (("perft", "cephalopod:rows=4,cols=4", "--depth", "1"),
+     "cephalopod boards are 5x5, 3x3, 3x5, not 4x4"),
+    (("demo", "cephalopod:size=3", "--red", "greedy", "--blue", "greedy"),
+     "cephalopod has no option 'size'"),
+    (("play", "cephalopod:rows=three"), "'rows=three' is not a whole number"),
+    (("analyze", "connect4:rows=6"), "connect4 has no option 'rows'"),
+    (("play", "chess:rows=3"), "unknown game 'chess'"),
+    (("analyze", "cephalopod", SMALL_POSITION), "3 rows, the board has 5"),
+    (("demo", SMALL, "--red", "human", "--blue", "greedy"), "Red is human"),
+    (("demo", SMALL, "--red", "greedy"), "Missing option '--o'"),
+    (("match", "cephalopod:rows", "--first", "random", "--second", "random", "--games", "2"),
+     "option 'rows' needs a value"),
+    (("match", "connect4", "--first", "human", "--second", "random", "--games", "2"),
+     "unknown agent 'human'"),
+    (("match", "connect4", "--first", "random", "--second", "random", "--games", "0"),
+     "'--games'"),
+    (("match", "connect4", "--first", "random", "--second", "random"),
+     "Missing option '--games'"),
 ])
 def test_bad_input_gives_one_error_line_and_exit_code_2(launches, args, message):
     result = invoke(*args)
@@ -255,8 +324,11 @@ def test_help_still_works():
         result = invoke(*args)
         assert result.exit_code == 0, result.output
         assert "Usage" in result.stdout and result.stderr == ""
-    assert all(name in invoke("--help").stdout for name in ("play", "demo", "analyze", "perft"))
-    assert "--first" in invoke("demo", "--help").stdout
+    assert all(name in invoke("--help").stdout
+               for name in ("play", "demo", "match", "analyze", "perft"))
+    assert all(name in invoke("demo", "--help").stdout for name in ("--first", "--red"))
+    game_help = invoke("perft", "--help").stdout
+    assert all(text in game_help for text in ("connect4", "cephalopod", "rows=5", "3×5"))
 
 
 def test_python_dash_m_plyground_runs_the_cli():

@@ -1,0 +1,164 @@
+"""Agent against agent: one game, a match of many games played in parallel, its tally.
+
+`turns` / `play_game` play one game; the CLI's `demo` watches it move by move. A match
+plays the same two agents (its *players*, 0 and 1) over numbered games with colours
+alternating: player 0 moves first in odd games, second in even ones. Nothing here
+prints; callers show progress and results.
+
+Match games run in worker processes started with "spawn" (never fork a process that
+may have threads), so what a worker runs lives at module level here, and what crosses
+to it is picklable: the game's spec, the agents, numbers. Spawn re-imports the parent's
+main module in each worker: a script that runs a match keeps its own top level under
+`if __name__ == "__main__":` (plyground's entry points do).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from .agents import Agent
+from .fast import warm_up
+from .game import Game, Move, State, parse_game
+from .rng import derive_seed
+from .search.control import SearchControl, SearchStopped, StopFlag
+from .search.events import SearchDone
+
+
+def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
+          ) -> Iterator[tuple[State, SearchDone, State]]:
+    """The game from `start`, `agents[side]` playing each side: per move, the position,
+    the decision made in it and the position after, until the game ends.
+
+    Setting `stop` cuts the search under way short and ends the game with
+    SearchStopped: a stopped search's move is not the agent's real decision."""
+    state = start
+    while state.outcome() is None:
+        agent = agents[state.to_move]
+        done = agent.decide(state, control=SearchControl(agent.budget(), stop))
+        if stop is not None and stop.is_set():
+            raise SearchStopped
+        after = state.play(done.best_move)
+        yield state, done, after
+        state = after
+
+
+def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
+              ) -> tuple[State, list[Move]]:
+    """The game played out: its final position and the moves that led there."""
+    state, moves = start, []
+    for _, done, state in turns(start, agents, stop):
+        moves.append(done.best_move)
+    return state, moves
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One match game; `first` and `winner` are players (0, 1), not colours."""
+
+    number: int  # 1, 2, ...
+    first: int  # the player who moved first
+    winner: int | None  # None for a draw
+    record: str  # the moves, as the game's format_record writes them
+    plies: int
+
+
+@dataclass
+class Tally:
+    """One player's results over a match."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    wins_first: int = 0  # wins in games the player moved first
+    wins_second: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        """A win is worth 1, a draw 1/2."""
+        return self.wins + self.draws / 2
+
+    @property
+    def score(self) -> float | None:
+        """Points as a percentage of the games played (None before any game)."""
+        return 100 * self.points / self.games if self.games else None
+
+
+def tally(results: Iterable[GameResult]) -> tuple[Tally, Tally]:
+    """Each player's tally."""
+    tallies = (Tally(), Tally())
+    for result in results:
+        if result.winner is None:
+            for player in tallies:
+                player.draws += 1
+            continue
+        winner = tallies[result.winner]
+        winner.wins += 1
+        tallies[1 - result.winner].losses += 1
+        if result.winner == result.first:
+            winner.wins_first += 1
+        else:
+            winner.wins_second += 1
+    return tallies
+
+
+def seeded(agent: Agent, seed: int, number: int, side: int) -> Agent:
+    """The agent for `side` in game `number`: unless its spec sets a seed, one derived
+    from the match seed, so that every game differs and the match is reproducible."""
+    return agent.with_defaults(seed=derive_seed(seed, 2 * number + side))
+
+
+_worker_stop: StopFlag | None = None  # in a match worker, the parent's stop flag
+
+
+def _start_worker(game_id: str, stop_buffer) -> None:
+    """Runs once in each worker, before its first game."""
+    global _worker_stop
+    # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
+    # the workers through the flag, so none of them dies with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_stop = StopFlag(stop_buffer)
+    warm_up(game_id)  # else compiling kernels eats into a timed move
+
+
+def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
+               seed: int) -> GameResult:
+    """Game `number` of a match between `players`, from the game's start. Each worker
+    runs this; so may anyone else, to replay one game of a match."""
+    game = parse_game(game_spec)
+    first = (number - 1) % 2
+    agents = [seeded(players[side ^ first], seed, number, side) for side in (0, 1)]
+    start = game.start()
+    final, moves = play_game(start, agents, _worker_stop)
+    winner = final.outcome().winner
+    return GameResult(number, first, None if winner is None else winner ^ first,
+                      game.format_record(start, moves), len(moves))
+
+
+def run_match(game: Game, players: tuple[Agent, Agent], games: int, seed: int,
+              jobs: int) -> Iterator[GameResult]:
+    """Play games 1..`games` on up to `jobs` worker processes; yield each result as its
+    game ends (so not in number order).
+
+    Closing the generator early (contextlib.closing), or Ctrl-C while it waits, stops
+    the match: games under way are cut short, the others never start, and the workers
+    have exited when it returns."""
+    context = multiprocessing.get_context("spawn")
+    stop_buffer = context.RawArray("b", 8)
+    with ProcessPoolExecutor(min(jobs, games), context, initializer=_start_worker,
+                             initargs=(game.id, stop_buffer)) as pool:
+        try:
+            futures = [pool.submit(match_game, game.spec, players, number, seed)
+                       for number in range(1, games + 1)]
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:  # Ctrl-C, a failed game, or the caller closed us
+            StopFlag(stop_buffer).set()
+            pool.shutdown(cancel_futures=True)
+            raise

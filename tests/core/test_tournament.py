@@ -1,0 +1,103 @@
+"""Agent against agent: one game, match games with alternating colours and derived
+seeds, the tally, and matches in worker processes (to the end, and stopped by Ctrl-C)."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+
+import pytest
+
+from plyground.core import get_game, parse_agent
+from plyground.core.search.control import SearchStopped, StopFlag
+from plyground.core.tournament import (GameResult, Tally, match_game, play_game,
+                                       run_match, tally, turns)
+
+GAME = get_game("connect4")
+SMALL = get_game("cephalopod", rows=3, cols=3)
+
+
+def players(first: str, second: str):
+    return parse_agent(first), parse_agent(second)
+
+
+def test_each_side_is_played_by_its_agent_until_the_game_ends():
+    agents = players("greedy", "random:seed=4")
+    last = None
+    for before, done, after in turns(SMALL.start(), agents):
+        assert done.best_move == agents[before.to_move].choose(before)
+        assert after == before.play(done.best_move)
+        last = after
+    assert last is not None and last.outcome() is not None
+
+
+def test_play_game_gives_the_final_position_and_the_moves_from_the_start():
+    start = GAME.parse_position("4453")
+    final, moves = play_game(start, players("random:seed=1", "random:seed=2"))
+    assert final.outcome() is not None
+    assert GAME.play_moves(start, [GAME.format_move(move) for move in moves]) == final
+
+
+def test_a_set_stop_flag_ends_the_game_instead_of_playing_a_cut_short_move():
+    stop = StopFlag()
+    stop.set()
+    with pytest.raises(SearchStopped):
+        play_game(GAME.start(), players("greedy", "greedy"), stop)
+
+
+def test_colours_alternate_and_the_winner_is_a_player_not_a_colour():
+    for number in range(1, 5):
+        result = match_game(GAME.spec, players("random", "greedy"), number, seed=9)
+        assert result.number == number and result.first == (number - 1) % 2
+        final = GAME.play_moves(GAME.start(), list(result.record))
+        assert result.plies == final.ply == len(result.record)
+        side = final.outcome().winner
+        assert result.winner == (None if side is None else side ^ result.first)
+
+
+def test_every_game_gets_its_own_seeds_unless_the_spec_gives_one():
+    def records(first, second, seed=5):
+        return [match_game(GAME.spec, players(first, second), number, seed).record
+                for number in range(1, 5)]
+
+    free = records("random", "random")
+    assert free[0] != free[2] and free[1] != free[3]  # same colours, new seeds
+    assert records("random", "random") == free  # but the same match seed, same games
+    assert records("random", "random", seed=6) != free
+    fixed = records("random:seed=0", "random:seed=1")
+    assert fixed[0] == fixed[2] and fixed[1] == fixed[3]
+
+
+def test_tally_counts_wins_draws_losses_and_who_moved_first():
+    results = [GameResult(1, 0, 0, "", 0), GameResult(2, 1, 0, "", 0),
+               GameResult(3, 0, None, "", 0), GameResult(4, 1, 1, "", 0)]
+    first, second = tally(results)
+    assert first == Tally(wins=2, draws=1, losses=1, wins_first=1, wins_second=1)
+    assert second == Tally(wins=1, draws=1, losses=2, wins_first=1, wins_second=0)
+    assert (first.games, first.points, first.score) == (4, 2.5, 62.5)
+    assert Tally().score is None
+
+
+def test_worker_processes_play_exactly_the_games_match_game_plays():
+    agents = players("random", "greedy")
+    results = list(run_match(GAME, agents, games=4, seed=11, jobs=2))
+    assert sorted(results, key=lambda result: result.number) == [
+        match_game(GAME.spec, agents, number, 11) for number in range(1, 5)]
+    assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_stops_the_games_under_way_and_the_workers():
+    """The searches have all the time in the world: only the stop flag ends them (if
+    it did not, this test would never end)."""
+    agents = players("mcts:time=1000000", "mcts:time=1000000")
+    ctrl_c = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    finished = []
+    ctrl_c.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            finished.extend(run_match(GAME, agents, games=4, seed=1, jobs=2))
+    finally:
+        ctrl_c.cancel()
+    assert finished == []
+    assert multiprocessing.active_children() == []
