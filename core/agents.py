@@ -72,12 +72,13 @@ class Agent:
 
     @property
     def spec(self) -> str:
-        """The agent as the CLI writes it, e.g. `mcts:iterations=3000,seed=1`."""
+        """The agent as the CLI writes it, e.g. `mcts:iterations=3000,seed=1`: every
+        setting chosen (even at its default value) or not at its default."""
         changed = [
             f"{s.name}={self.settings[s.name]:g}" if s.type is float
             else f"{s.name}={self.settings[s.name]}"
             for s in self.settings_spec
-            if self.settings[s.name] != s.default
+            if s.name in self.given or self.settings[s.name] != s.default
         ]
         return self.kind + (":" + ",".join(changed) if changed else "")
 

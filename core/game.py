@@ -136,6 +136,12 @@ class Game(ABC):
         return self.id + (":" + ",".join(f"{k}={v}" for k, v in options.items())
                           if options else "")
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
     def describe_move(self, move: Move, state: State) -> str:
         """The move for people, in `state` (default: its notation)."""
         return self.format_move(move)

@@ -11,7 +11,7 @@ from typing import Iterable
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from plyground.core import get_game
+from plyground.core import PlygroundError, get_game
 from plyground.core.engine import Engine
 from plyground.core.match import Match
 
@@ -26,10 +26,11 @@ class PlygroundApp(App):
     TITLE = "plyground"
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
-                 position: str | None = None, *, clock: str = "real",
-                 move_delay: float = 0.6, animations: bool = True) -> None:
+                 position: str | None = None, *, options: dict | None = None,
+                 clock: str = "real", move_delay: float = 0.6,
+                 animations: bool = True) -> None:
         super().__init__()
-        self.start_with = (game_id, sides, position)
+        self.start_with = (game_id, sides, position, options or {})
         self.clock = clock
         self.move_delay = move_delay
         if not animations:
@@ -48,11 +49,16 @@ class PlygroundApp(App):
             self.theme = DEFAULT_THEME
         for problem in problems:
             self.notify(problem, severity="warning")
-        game_id, sides, position = self.start_with
+        game_id, sides, position, options = self.start_with
         if game_id is not None and sides is not None:
-            self.start_match(game_id, sides, position)
-        else:
-            self.push_screen(SetupScreen(game_id, sides))
+            try:
+                self.start_match(game_id, sides, position, options)
+                return
+            except PlygroundError as error:  # the CLI checks first; say it all the same
+                self.notify(str(error), title="Cannot start that game", severity="error",
+                            markup=False)
+                game_id = options = None
+        self.push_screen(SetupScreen(game_id, sides, options))
 
     def on_unmount(self) -> None:
         self.engine.close()
@@ -64,8 +70,8 @@ class PlygroundApp(App):
             screen.post_message(EngineUpdate(update))
 
     def start_match(self, game_id: str, sides: tuple[str, str],
-                    position: str | None = None) -> None:
-        game = get_game(game_id)
+                    position: str | None = None, options: dict | None = None) -> None:
+        game = get_game(game_id, **(options or {}))
         start = game.parse_position(position) if position else None
         self.game_screen = GameScreen(Match(game, sides, start), self.move_delay)
         self.push_screen(self.game_screen)
@@ -75,7 +81,7 @@ class PlygroundApp(App):
         self.game_screen = None
         self.pop_screen()
         if not isinstance(self.screen, SetupScreen):
-            self.push_screen(SetupScreen(match.game.id, match.sides))
+            self.push_screen(SetupScreen(match.game.id, match.sides, match.game.options()))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, plus every key binding active on this screen."""
@@ -95,11 +101,12 @@ class PlygroundApp(App):
 
 
 def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,
-               position: str | None = None, **options) -> PlygroundApp:
-    return PlygroundApp(game_id, sides, position, **options)
+               position: str | None = None, **settings) -> PlygroundApp:
+    return PlygroundApp(game_id, sides, position, **settings)
 
 
 def run(game_id: str | None = None, sides: tuple[str, str] | None = None,
-        position: str | None = None) -> None:
-    """Open the setup screen, or a game directly when the game and both sides are given."""
-    create_app(game_id, sides, position).run()
+        position: str | None = None, options: dict | None = None) -> None:
+    """Open the setup screen, or a game directly when the game and both sides are given;
+    `options` are the game's (e.g. a board size)."""
+    create_app(game_id, sides, position, options=options).run()

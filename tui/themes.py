@@ -18,6 +18,9 @@ BOARD_VARIABLE_DEFAULTS = {
     "board": "#1D4E9E",
     "board-hole": "#0B0E14",
     "board-win": "#FFFFFF",
+    "dice-first": "#D64541",
+    "dice-second": "#3A7BD5",
+    "dice-pips": "#FFFFFF",
 }
 
 

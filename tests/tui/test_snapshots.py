@@ -38,3 +38,23 @@ def test_result_dialog(snap_compare):
         await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=won)
+
+
+def test_cephalopod_with_the_mcts_heat_map(snap_compare):
+    app = make_app("cephalopod", ("human", "mcts:iterations=2000,seed=3"),
+                   ".r2.../b1r1.../..r3../....b2/..... b")
+
+    async def searched(pilot):
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=searched)
+
+
+def test_cephalopod_capture_choice(snap_compare):
+    app = make_app("cephalopod", ("human", "human"), ".r1./r2.r3/.r4. b",
+                   options={"rows": 3, "cols": 3})
+
+    async def choosing(pilot):
+        await pilot.press("enter", "up", "right")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=choosing)

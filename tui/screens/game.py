@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from plyground.core.engine import EngineDone, EngineEvents, EngineFailed, SearchRequest
 from plyground.core.game import IllegalMove
 from plyground.core.match import Match
+from plyground.core.search.events import MctsSnapshot
 from plyground.core.search.replay import replay_for
 
 from ..widgets.boards import BoardWidget, board_for
@@ -93,7 +94,7 @@ class GameScreen(Screen):
         yield Static(id="players")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield board_for(self.match.game.id, id="board")
+                yield board_for(self.match.game, id="board")
                 yield Static(id="status")
                 yield MoveList()
             yield Inspector(id="inspector")
@@ -156,7 +157,8 @@ class GameScreen(Screen):
         start = self.match.start
         start_text = "" if start == self.match.game.start() else \
             self.match.game.format_position(start)
-        self.query_one(MoveList).show(self.match.move_texts(), start.ply, start_text)
+        self.query_one(MoveList).show(self.match.move_texts(), start.ply, start.to_move,
+                                      start_text)
         self.refresh_players()
         self.show_turn()
         if self.match.outcome is not None:
@@ -179,8 +181,9 @@ class GameScreen(Screen):
             self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
                             f"{outcome.reason}.  n: new game · u: undo · Esc: setup")
         elif agent is None:
-            whose = "their" if self.match.is_human(1 - self.match.state.to_move) else "your"
-            self.set_status(f"{side} to move — {whose} turn: {self.board.hint}")
+            yours = "" if self.match.is_human(1 - self.match.state.to_move) else \
+                " — your turn"
+            self.set_status(f"{side} to move{yours}: {self.board.hint}")
         elif self.paused:
             self.set_status(f"Paused. {side} ({agent.label}) is next: "
                             "press . for one move, p to resume.")
@@ -236,8 +239,10 @@ class GameScreen(Screen):
         agent = self.match.agents[side]
         if agent is None or state.outcome() is not None:
             return
-        request = SearchRequest(self.match.game.id, self.match.game.format_position(state),
-                                agent.spec, trace=self.trace_mode or purpose == "trace")
+        game = self.match.game
+        request = SearchRequest(game.id, game.format_position(state), agent.spec,
+                                game.options(), trace=self.trace_mode or purpose == "trace")
+        self.board.show_heat({})
         search_id = self.app.engine.submit(request)
         self.search = SearchRecord(purpose, state, side, agent, search_id)
         if purpose == "move":
@@ -268,6 +273,7 @@ class GameScreen(Screen):
             return  # a cancelled or superseded search
         if isinstance(update, EngineEvents):
             self.inspector.feed(update.events)
+            self.show_heat(update.events)
         elif isinstance(update, EngineDone):
             self.search = None
             search.result, search.trace, search.truncated = \
@@ -288,6 +294,14 @@ class GameScreen(Screen):
             if search.purpose == "move":
                 self.failed = reason
             self.show_turn()
+
+    def show_heat(self, events: list) -> None:
+        """Where MCTS spends its playouts, on the board."""
+        snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
+        if snapshots:
+            stats = snapshots[-1].stats
+            total = sum(stat.visits for stat in stats) or 1
+            self.board.show_heat({stat.move: stat.visits / total for stat in stats})
 
     def play(self, move) -> None:
         try:
@@ -310,7 +324,14 @@ class GameScreen(Screen):
                       severity="warning")
             return
         self.failed = None
+        self.board.show_heat({})
         self.play(message.move)
+
+    def on_board_widget_prompt(self, message: BoardWidget.Prompt) -> None:
+        if message.text:
+            self.set_status(message.text)
+        else:
+            self.show_turn()
 
     # --- actions ---------------------------------------------------------------------
 

@@ -120,7 +120,9 @@ class SetupScreen(Screen):
     SetupScreen #setup { width: 96; height: auto; padding: 1 2; }
     SetupScreen #title { text-style: bold; color: $accent; margin-bottom: 1; }
     SetupScreen .heading { text-style: bold; margin-top: 1; }
+    SetupScreen #game-row { height: auto; }
     SetupScreen #game { width: 40; }
+    SetupScreen #variant { width: 20; margin-left: 2; }
     SetupScreen RadioSet { width: 40; height: auto; }
     SetupScreen #buttons { height: auto; margin-top: 1; }
     SetupScreen #buttons Button { margin-right: 2; }
@@ -131,10 +133,12 @@ class SetupScreen(Screen):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None):
+    def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
+                 options: dict | None = None):
         super().__init__()
         self.game_id = game_id or playable_games()[0].id
         self.sides = sides or (HUMAN, DEFAULT_OPPONENT)
+        self.options = options or {}
 
     def compose(self) -> ComposeResult:
         rows = [row_from_spec(spec) for spec in self.sides]
@@ -143,8 +147,10 @@ class SetupScreen(Screen):
                 yield Static("plyground — play against, and look inside, adversarial "
                              "search", id="title")
                 yield Label("Game", classes="heading")
-                yield Select([(e.title, e.id) for e in playable_games()],
-                             value=self.game_id, allow_blank=False, id="game")
+                with Horizontal(id="game-row"):
+                    yield Select([(e.title, e.id) for e in playable_games()],
+                                 value=self.game_id, allow_blank=False, id="game")
+                    yield Select([("-", "-")], allow_blank=False, id="variant")
                 yield Label("You play", classes="heading")
                 with RadioSet(id="role"):
                     for role, _ in ROLES:
@@ -159,12 +165,30 @@ class SetupScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show_variants(self.options)
         self.label_sides()
         self.sync_role()
         self.query_one("#start", Button).focus()
 
     def rows(self) -> list[SideRow]:
         return [self.query_one(f"#side-{side}", SideRow) for side in (0, 1)]
+
+    def variants(self) -> tuple[tuple[str, dict], ...]:
+        entry = next(e for e in game_entries() if e.id == self.query_one("#game", Select).value)
+        return entry.variants
+
+    def show_variants(self, options: dict) -> None:
+        """The board sizes (or other variants) of the chosen game, if it has several."""
+        variants = self.variants()
+        select = self.query_one("#variant", Select)
+        select.display = bool(variants)
+        if variants:  # labels are the values: a Select redraws only when its value changes
+            select.set_options((label, label) for label, _ in variants)
+            chosen = [label for label, opts in variants if opts == options]
+            select.value = chosen[0] if chosen else variants[0][0]
+
+    def chosen_options(self) -> dict:
+        return dict(self.variants()).get(self.query_one("#variant", Select).value, {})
 
     def label_sides(self) -> None:
         game = get_game(self.query_one("#game", Select).value)
@@ -188,7 +212,10 @@ class SetupScreen(Screen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
+            self.show_variants({})
             self.label_sides()
+            return
+        if event.select.id == "variant":
             return
         row = next(row for row in self.rows() if event.select in row.children)
         row.describe(event.value)
@@ -225,4 +252,5 @@ class SetupScreen(Screen):
                 error.update(Text(f"{label}: {problem}"))
                 return
         error.update("")
-        self.app.start_match(self.query_one("#game", Select).value, sides)
+        self.app.start_match(self.query_one("#game", Select).value, sides,
+                             options=self.chosen_options())

@@ -3,10 +3,13 @@ decide rules (the screen asks the State whether a move is legal)."""
 from __future__ import annotations
 
 from .base import BoardWidget
+from .cephalopod import CephalopodBoard
 from .connect4 import Connect4Board
 
-BOARDS: dict[str, type[BoardWidget]] = {board.game_id: board for board in (Connect4Board,)}
+BOARDS: dict[str, type[BoardWidget]] = {
+    board.game_id: board for board in (Connect4Board, CephalopodBoard)
+}
 
 
-def board_for(game_id: str, **kwargs) -> BoardWidget:
-    return BOARDS[game_id](**kwargs)
+def board_for(game, **kwargs) -> BoardWidget:
+    return BOARDS[game.id](game, **kwargs)

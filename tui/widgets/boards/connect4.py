@@ -68,14 +68,11 @@ class Connect4Board(BoardWidget):
 
     fall_y = reactive(0.0)
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.state = Connect4State()
+    def __init__(self, game, **kwargs) -> None:
+        super().__init__(game, **kwargs)
         self.cursor = WIDTH // 2
-        self.interactive = False
         self.falling: tuple[int, int, int] | None = None  # column, row, side
         self.win_cells = 0
-        self.large = True
 
     # --- what the screen calls ---------------------------------------------------
 
@@ -93,15 +90,6 @@ class Connect4Board(BoardWidget):
         else:
             self.falling = None
         self.refresh(layout=True)
-
-    def set_interactive(self, interactive: bool) -> None:
-        self.interactive = interactive
-        self.refresh()
-
-    def set_large(self, large: bool) -> None:
-        if large != self.large:
-            self.large = large
-            self.refresh(layout=True)
 
     def _landed(self) -> None:
         self.falling = None

@@ -70,7 +70,7 @@ class Inspector(Vertical):
         if view == "live-tree":
             self.query_one(LiveTree).begin(game, state, f"{side} to move: root moves")
         elif view == "mcts-view":
-            self.query_one(MctsView).begin(game)
+            self.query_one(MctsView).begin(game, state)
         else:
             self.query_one("#no-search", Static).update(
                 Text(f"{agent.label} does not search: it picks a legal move at random."))

@@ -79,7 +79,8 @@ class LiveTree(Tree):
             best_node.expand()
 
     def _label(self, path: tuple) -> Text:
-        move_text = self.game.format_move(path[-1])
+        before = self.state if len(path) == 1 else self.state.play(path[0])
+        move_text = self.game.describe_move(path[-1], before)
         label = Text()
         if len(path) == 1 and path[0] == self.best:
             label.append(f"★ {move_text}", self.get_component_rich_style("live-tree--best"))

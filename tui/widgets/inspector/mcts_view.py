@@ -33,6 +33,7 @@ class MctsView(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="none", zebra_stripes=False, **kwargs)
         self.game = None
+        self.state = None
         self.best = None
         self.snapshot: MctsSnapshot | None = None
 
@@ -40,8 +41,8 @@ class MctsView(DataTable):
         for key, header in zip(COLUMNS, HEADERS):
             self.add_column(header, key=key)
 
-    def begin(self, game) -> None:
-        self.game, self.best, self.snapshot = game, None, None
+    def begin(self, game, state) -> None:
+        self.game, self.state, self.best, self.snapshot = game, state, None, None
         self.clear()
 
     def feed(self, events: list) -> None:
@@ -75,7 +76,7 @@ class MctsView(DataTable):
             self.best = best_move
 
     def move_cell(self, move, best: bool) -> Text:
-        label = self.game.format_move(move)
+        label = self.game.describe_move(move, self.state)
         if best:
             return Text(f"★ {label}", style=self.get_component_rich_style("mcts--best"))
         return Text(f"  {label}")

@@ -66,10 +66,10 @@ class StepView(Horizontal, can_focus=True):
     def load(self, replay: Replay, game, root_state, title: str, truncated: bool) -> None:
         self.replay, self.game, self.root_state = replay, game, root_state
         self.title = title + (" (trace cut short at its cap)" if truncated else "")
-        if self.board is None or self.board.game_id != game.id:
+        if self.board is None or self.board.game != game:
             if self.board is not None:
                 self.board.remove()
-            self.board = board_for(game.id, id="step-board")
+            self.board = board_for(game, id="step-board")
             self.board.can_focus = False
             self.board.set_large(False)
             self.mount(self.board, before=0)
