@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
 from functools import partial
 from typing import Iterable
@@ -42,6 +44,8 @@ class PlygroundApp(App):
         return dict(BOARD_VARIABLE_DEFAULTS)
 
     def on_mount(self) -> None:
+        if not self.is_headless:
+            self.set_interval(1.0, self.exit_if_the_terminal_is_gone)
         themes, problems = load_themes()
         for theme in themes:
             self.register_theme(theme)
@@ -62,6 +66,14 @@ class PlygroundApp(App):
 
     def on_unmount(self) -> None:
         self.engine.close()
+
+    def exit_if_the_terminal_is_gone(self) -> None:
+        """A closed terminal does not always send its hangup signal (not through
+        `make play`, say), and an app left reading a dead terminal spins a core."""
+        try:
+            os.tcgetpgrp(sys.__stdin__.fileno())
+        except (OSError, AttributeError, ValueError):
+            self.exit()
 
     def engine_listener(self, update) -> None:
         """Called on the engine's reader thread: hand the update to the game screen."""

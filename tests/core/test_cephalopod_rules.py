@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from plyground.core import BadOption, IllegalMove, NotationError, get_game
-from plyground.core.games.cephalopod import CephalopodMove, CephalopodState
+from plyground.core.games.cephalopod import (DIE_WEIGHT, SAFE_WEIGHT, CephalopodMove,
+                                            CephalopodState)
 from tests.reference import shared_data
 
 SIZES = [(5, 5), (3, 3), (3, 5)]
@@ -141,3 +142,26 @@ def test_only_the_three_board_sizes_exist():
     with pytest.raises(BadOption, match="5x5, 3x3, 3x5"):
         get_game("cephalopod", rows=4, cols=4)
     assert get_game("cephalopod").spec == "cephalopod:rows=5,cols=5"
+
+
+def test_the_heuristic_counts_dice_and_dice_that_cannot_be_captured():
+    # Blue to move; Red has a 6 (safe) ...
+    assert SMALL.evaluate(SMALL.parse_position("r6../.../... b")) == \
+        -(DIE_WEIGHT + SAFE_WEIGHT)
+    # ... or three 1s of which only the corner one has no empty neighbour left
+    state = SMALL.parse_position("r1r1./r1../... b")
+    assert (state.safe_dice(0), state.dice(0)) == (1, 3)
+    assert SMALL.evaluate(state) == -(3 * DIE_WEIGHT + SAFE_WEIGHT)
+    assert SMALL.evaluate(state.play(CephalopodMove(8))) == 3 * DIE_WEIGHT + SAFE_WEIGHT \
+        - DIE_WEIGHT  # Red to move now, Blue has one unsafe die
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "minimax", "alphabeta", "mcts"])
+def test_every_agent_plays_cephalopod(kind):
+    from plyground.core import make_agent
+
+    settings = {"minimax": {"depth": 2}, "alphabeta": {"depth": 3},
+                "mcts": {"iterations": 200}}.get(kind, {})
+    state = SMALL.parse_position(".r1./r2.r3/.r4. b")
+    move = make_agent(kind, **settings).choose(state)
+    assert move in state.moves()
