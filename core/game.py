@@ -125,6 +125,11 @@ class Game(ABC):
         """
         return None
 
+    def iteration_depths(self, state: State, deepest: int) -> Sequence[int]:
+        """The depths an iterative-deepening search tries, in order (default: every
+        depth from 1). A game whose end is near may jump straight to it."""
+        return range(1, deepest + 1)
+
     def options(self) -> dict[str, Any]:
         """The options this game was made with, as `get_game` takes them."""
         return {}

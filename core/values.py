@@ -45,3 +45,15 @@ def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
     if isinstance(value, float):
         return f"{value:+.3f}"
     return f"{value:+d}"
+
+
+def proven(game, state, value: float, depth: int | None) -> str:
+    """What a tree search's completed depth proves about `state`: `proven lost` /
+    `proven won` for a decisive value, `proven draw` for a search that saw every line
+    to the end of the game, else ""."""
+    if is_decisive(value):
+        return "proven won" if value > 0 else "proven lost"
+    left = game.plies_left_at_most(state)
+    if depth is not None and left is not None and depth >= left:
+        return "proven draw"
+    return ""

@@ -38,7 +38,7 @@ from plyground.core.perft import distinct_positions, perft
 from plyground.core.rng import derive_seed
 from plyground.core.search.events import SearchDone
 from plyground.core.tournament import GameResult, run_match, tally, turns
-from plyground.core.values import describe_value
+from plyground.core.values import SCORE, describe_value, proven
 
 from .text_board import render_board
 
@@ -87,7 +87,8 @@ GameSpec = Annotated[str, typer.Argument(
 Position = Annotated[Optional[str], typer.Option(
     help="start from this position, in the game's notation (Connect 4: columns played, "
          "e.g. 4453; Cephalopod: rows from the top and the side to move, "
-         "e.g. '.r1./r2.r3/.r4. r')")]
+         "e.g. '.r1./r2.r3/.r4. r'; Quarto: rows from the top, each square . or a "
+         "piece's hex code, and the piece in hand, e.g. '0.../..5./..../.... a')")]
 # The first side's option is named after each game's first side (X, Red); so the second.
 PlayFirst = Annotated[Optional[str], typer.Option(
     "--x", "--red", "--first", metavar="SIDE",
@@ -350,6 +351,8 @@ def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) ->
         "agent": agent.spec,
         "best_move": game.format_move(done.best_move),
         **valued(done.value),
+        "proof": (proven(game, state, done.value, done.depth)
+                  if done.value is not None and done.scale == SCORE else ""),
         "pv": [game.format_move(move) for move in done.pv],
         "depth": done.depth,
         "work": done.work,
@@ -372,7 +375,8 @@ def print_analysis(game: Game, state: State, agent: Agent, report: dict) -> None
         search.append(report["note"])
     console.print(Text(f"{agent.label}: " + ", ".join(search)))
     value = f", value {report['description']}" if report["value"] is not None else ""
-    console.print(Text(f"best move {report['best_move']}{value}"))
+    proof = f" ({report['proof']})" if report["proof"] else ""
+    console.print(Text(f"best move {report['best_move']}{value}{proof}"))
     console.print(Text("principal variation: " + " ".join(report["pv"])))
     if report["moves"]:
         depth = f" at depth {report['depth']}" if report["depth"] is not None else ""

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 def tree_backend(game):
     """A fast alpha-beta backend for `game`, or None to search in Python."""
-    if game.id != "connect4":
-        return None
-    from .connect4 import thread_backend
+    from .table import thread_backend
 
-    return thread_backend()
+    if game.id == "connect4":
+        from .connect4 import Connect4Backend
+
+        return thread_backend(Connect4Backend)
+    if game.id == "quarto":
+        from .quarto import QuartoBackend
+
+        return thread_backend(QuartoBackend)
+    return None
 
 
 def mcts_tree_factory(game):
@@ -25,6 +31,10 @@ def mcts_tree_factory(game):
         from .cephalopod_mcts import CephalopodTree
 
         return CephalopodTree
+    if game.id == "quarto":  # one kernel for both variants
+        from .quarto_mcts import QuartoTree
+
+        return QuartoTree
     return None
 
 
@@ -41,3 +51,8 @@ def warm_up(game_id: str) -> None:
         from . import cephalopod_mcts
 
         cephalopod_mcts.warm_up()
+    elif game_id == "quarto":
+        from . import quarto, quarto_mcts
+
+        quarto.warm_up()
+        quarto_mcts.warm_up()

@@ -10,15 +10,14 @@ differential tests in tests/core/test_fast_connect4.py hold it to that.
 """
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 from numba import njit
 
 from ..games.connect4 import BOARD, CENTRE_BONUS, GAME, WINDOW_SCORES
 from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
-from ..values import INFINITY, MAX_PLY, WIN
+from ..values import INFINITY, WIN
+from .table import TableBackend, find, from_table, store, thread_backend
 
 WIDTH, CELLS = BOARD.width, BOARD.cells
 BOTTOM = np.array([BOARD.bottom_bit(c) for c in range(WIDTH)], np.uint64)
@@ -50,16 +49,6 @@ M2 = np.uint64(0x3333333333333333)
 M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 H01 = np.uint64(0x0101010101010101)
 
-# The table: 2**TABLE_BITS slots in pairs. A key's pair is picked by Fibonacci hashing
-# (keys are sums of board bits, which a plain modulo maps onto few slots); a pair keeps
-# two positions, so a third must collide before an entry is lost. Each stored key
-# (49 bits at most) is stamped with the search's generation in the bits above, so a
-# new search ignores old entries without clearing the arrays.
-TABLE_BITS = 22
-HASH = np.uint64(0x9E3779B97F4A7C15)
-KEY_BITS = 49
-GENERATIONS = 1 << (64 - KEY_BITS)
-RATE_GUESS = 100_000.0  # nodes/s assumed before a search has timed any kernel call
 
 
 @njit(cache=True, nogil=True)
@@ -154,51 +143,6 @@ def evaluate(own, other):
 
 
 @njit(cache=True, nogil=True)
-def to_table(value, ply):
-    if abs(value) >= WIN - MAX_PLY:
-        return value + ply if value > 0 else value - ply
-    return value
-
-
-@njit(cache=True, nogil=True)
-def from_table(value, ply):
-    if abs(value) >= WIN - MAX_PLY:
-        return value - ply if value > 0 else value + ply
-    return value
-
-
-@njit(cache=True, nogil=True)
-def first_slot(key):
-    return np.int64((key * HASH) >> (64 - TABLE_BITS)) & ~1
-
-
-@njit(cache=True, nogil=True)
-def find(keys, key, stamp):
-    """The slot holding `key` in this search, or -1."""
-    slot = first_slot(key)
-    if keys[slot] == key | stamp:
-        return slot
-    if keys[slot + 1] == key | stamp:
-        return slot + 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def slot_to_store(keys, depths, key, stamp):
-    """Where `key` goes: its own slot, else a free one (empty or from an older search),
-    else the one searched less deep."""
-    slot = find(keys, key, stamp)
-    if slot >= 0:
-        return slot
-    slot = first_slot(key)
-    if keys[slot] >> KEY_BITS != stamp >> KEY_BITS:
-        return slot
-    if keys[slot + 1] >> KEY_BITS != stamp >> KEY_BITS or depths[slot + 1] <= depths[slot]:
-        return slot + 1
-    return slot
-
-
-@njit(cache=True, nogil=True)
 def negamax(own, other, depth, alpha, beta, keys, values, depths, flags, moves, stamp,
             stop, counters):
     """AlphaBeta.negamax below the live plies. `counters` holds [nodes, node limit,
@@ -243,12 +187,8 @@ def negamax(own, other, depth, alpha, beta, keys, values, depths, flags, moves, 
             alpha = value
         if alpha >= beta:
             break
-    slot = slot_to_store(keys, depths, key, stamp)
-    keys[slot] = key | stamp
-    values[slot] = to_table(best, ply)
-    depths[slot] = depth
-    flags[slot] = LOWER if alpha >= beta else (UPPER if best <= alpha0 else EXACT)
-    moves[slot] = best_move
+    store(keys, values, depths, flags, moves, key, stamp, ply, depth, best, alpha0, beta,
+          best_move)
     return best
 
 
@@ -276,42 +216,8 @@ def bitboards(state) -> tuple[np.uint64, np.uint64]:
             np.uint64(state.pieces[1 - state.to_move]))
 
 
-class Connect4Backend:
-    """The alpha-beta TreeBackend for Connect 4: the kernel and its table.
-
-    Numba cannot read the clock, so a time budget becomes a node limit: the time left
-    times the nodes per second this search's earlier kernel calls ran at, measured with
-    the search's own clock (a fake clock then gives reproducible searches).
-    """
-
-    def __init__(self) -> None:
-        size = 1 << TABLE_BITS
-        self.keys = np.zeros(size, np.uint64)
-        self.values = np.zeros(size, np.int32)
-        self.depths = np.zeros(size, np.int8)
-        self.flags = np.zeros(size, np.int8)
-        self.moves = np.zeros(size, np.int8)
-        self.generation = 0
-        self.reset()
-
-    def reset(self) -> None:
-        self.generation += 1
-        if self.generation == GENERATIONS:  # the stamps wrap: really clear, once in a while
-            self.keys[:] = 0
-            self.generation = 1
-        self.stamp = np.uint64(self.generation << KEY_BITS)
-        self.timed_nodes, self.timed_seconds = 0, 0.0
-
-    def node_limit(self, control: SearchControl, nodes_so_far: int) -> int:
-        limit = 1 << 62
-        if control.budget.nodes is not None:
-            limit = control.budget.nodes - nodes_so_far
-        left = control.time_left()
-        if left is not None:
-            rate = (self.timed_nodes / self.timed_seconds if self.timed_seconds > 0
-                    else RATE_GUESS)
-            limit = min(limit, int(max(left, 0.0) * rate))
-        return limit
+class Connect4Backend(TableBackend):
+    """The alpha-beta TreeBackend for Connect 4: the kernel and its table."""
 
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
@@ -322,8 +228,7 @@ class Connect4Backend:
                                        self.keys, self.values, self.depths, self.flags,
                                        self.moves, self.stamp, control.stop.array(),
                                        limit)
-        self.timed_seconds += control.clock() - started
-        self.timed_nodes += int(nodes)
+        self.timed(control, started, nodes)
         if stopped:
             raise SearchStopped(int(nodes))
         return int(value), int(nodes)
@@ -333,18 +238,8 @@ class Connect4Backend:
         return None if move < 0 else int(move)
 
 
-_local = threading.local()
-
-
-def thread_backend() -> Connect4Backend:
-    """This thread's backend: its table is allocated once, and reset by every search."""
-    if not hasattr(_local, "backend"):
-        _local.backend = Connect4Backend()
-    return _local.backend
-
-
 def warm_up() -> None:
     """Compile the kernels (or load them from numba's cache) on a tiny search."""
-    backend = thread_backend()
+    backend = thread_backend(Connect4Backend)
     backend.negamax(GAME.start(), 2, -INFINITY, INFINITY, SearchControl(Budget()), 0)
     backend.best_move(GAME.start())

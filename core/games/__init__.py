@@ -2,3 +2,4 @@
 the menus list them."""
 from . import connect4  # noqa: F401
 from . import cephalopod  # noqa: F401
+from . import quarto  # noqa: F401

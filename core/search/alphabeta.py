@@ -164,7 +164,7 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
     max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
     plies_left = game.plies_left_at_most(state)
     done: SearchDone | None = None
-    for depth in range(1, max_depth + 1):
+    for depth in game.iteration_depths(state, max_depth):
         try:
             best_move, value = search.iteration(state, depth)
         except SearchStopped:

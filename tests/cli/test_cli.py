@@ -189,6 +189,33 @@ def test_analyze_json_with_mcts_gives_means_and_visits():
     assert all(0 <= entry["value"] <= 1 for entry in report["moves"])
 
 
+def test_analyze_says_what_an_exact_quarto_search_proves():
+    """The report says a small endgame is proven won, lost or drawn, and once searched
+    to the end every root move has its exact value (brute force agrees)."""
+    from tests.core.positions import quarto_endgames
+    from tests.core.test_fast_quarto import brute_force
+
+    quarto = get_game("quarto")
+    proofs, solved = set(), 0
+    for state in quarto_endgames(31, quarto, 5, 6):
+        text = quarto.format_position(state)
+        result = invoke("analyze", "quarto", text, "--agent", "alphabeta:depth=17", "--json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        value = brute_force(state)
+        assert report["value"] == value
+        assert report["proof"] == ("proven draw" if value == 0 else
+                                   "proven won" if value > 0 else "proven lost")
+        if report["depth"] >= quarto.plies_left_at_most(state):
+            # searched to the end (a win found sooner stops the deepening earlier)
+            for entry in report["moves"]:
+                move = quarto.parse_move(entry["move"], state)
+                assert entry["value"] == -brute_force(state.play(move))
+            solved += 1
+        proofs.add(report["proof"])
+    assert len(proofs) >= 2 and solved >= 2
+
+
 # --- perft ---------------------------------------------------------------------------
 
 

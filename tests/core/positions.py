@@ -69,3 +69,29 @@ def assert_same_decisions(reference, fast, runs) -> None:
         assert fast.iterations == reference.iterations
         assert fast.root_children() == reference.root_children()
         assert fast.principal_variation() == reference.principal_variation()
+
+
+def gives_no_win(state, move) -> bool:
+    """Quarto: whether `move` gives a piece the opponent cannot complete a line with."""
+    after = state.play(move)
+    return move.give is not None and not any(
+        after.wins_at(s) for s in range(16) if after.board[s] < 0)
+
+
+def quarto_endgame(rng: random.Random, game, empty: int):
+    """A running Quarto position with `empty` empty squares and a piece in hand,
+    reached by random moves that never hand the opponent a win (so not over at once)."""
+    while True:
+        state = game.start().play(rng.choice(game.start().moves()))
+        while state.placed < 16 - empty:
+            quiet = [m for m in state.moves() if gives_no_win(state, m)]
+            if not quiet:
+                break
+            state = state.play(rng.choice(quiet))
+        if state.placed == 16 - empty and state.outcome() is None:
+            return state
+
+
+def quarto_endgames(seed: int, game, empty: int, count: int) -> list:
+    rng = random.Random(seed)
+    return [quarto_endgame(rng, game, empty) for _ in range(count)]

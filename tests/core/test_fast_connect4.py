@@ -15,6 +15,7 @@ import pytest
 
 from plyground.core import Budget, get_game
 from plyground.core.fast import connect4 as kernel
+from plyground.core.fast.table import GENERATIONS
 from plyground.core.fast import mcts_tree_factory, tree_backend, warm_up
 from plyground.core.fast.connect4_mcts import Connect4Tree
 from plyground.core.search.alphabeta import AlphaBeta, alphabeta_search
@@ -181,7 +182,7 @@ def test_reset_forgets_the_table_even_when_the_generations_wrap():
     backend.reset()
     assert backend.best_move(deeper) is None
     alphabeta_search(GAME, state, Budget(depth=5), backend=backend)
-    backend.generation = kernel.GENERATIONS - 1
+    backend.generation = GENERATIONS - 1
     backend.reset()
     assert backend.generation == 1 and not backend.keys.any()
 

@@ -1,0 +1,191 @@
+"""Quarto MCTS kernel: `PythonTree` of `search/mcts.py`, compiled, for both variants.
+
+It makes exactly the reference's decisions from the same seed: the same SplitMix64
+stream, moves listed in the order `QuartoState.moves()` lists them (the first move's
+gives; then empty squares in index order, on each a placement that ends the game alone,
+else one move per pool piece in increasing order), untried moves expanded in that order,
+the first child with the best UCT score selected, playout moves drawn over that whole
+list, and the same floating-point arithmetic. tests/core/test_fast_quarto_mcts.py holds
+it to that.
+
+A position is the board (16 piece codes, -1 empty), the piece in hand (-1 before the
+first give and once the game is over) and the pool as a 16-bit mask. The game's lines
+come as a table (squares x the lines through each x their four squares, -1 padded), so
+one compiled kernel serves both variants. A move is `square * 17 + give`, 16 standing
+for no square (the first move) and for no give (a placement that ends the game).
+
+The tree is mcts_tree.py's; a node also keeps how many moves it has: its untried moves
+are its list's moves past the children, listed again from the position when the next
+one is expanded.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games.quarto import QuartoMove
+from ..search.mcts import DEFAULT_EXPLORATION
+from .mcts_tree import START_CAPACITY, KernelTree, add_child, backup, select_child
+from .random import next_random
+
+NONE = 16  # no square, or no piece given
+ALL_PIECES = (1 << 16) - 1
+MAX_MOVES = 16 * 15  # the second move: any square, then any of 15 pieces
+MAX_PLIES = 17  # the first give, then 16 placements
+
+
+@njit(cache=True, nogil=True)
+def wins_at(board, piece, square, through):
+    """Whether `piece` placed on `square` completes a line sharing an attribute."""
+    for k in range(through.shape[1]):
+        if through[square, k, 0] < 0:
+            break
+        together, apart, full = piece, piece, True
+        for j in range(4):
+            other = through[square, k, j]
+            if other != square:
+                if board[other] < 0:
+                    full = False
+                    break
+                together &= board[other]
+                apart |= board[other]
+        if full and (together != 0 or apart != 15):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def list_moves(board, hand, pool, through, out):
+    """Write the position's moves into `out` in the rules' order; return how many (0
+    once the game is over: no piece in hand after the first move)."""
+    count = 0
+    if hand < 0:
+        if pool == ALL_PIECES:  # the first move: a give and nothing else
+            for give in range(16):
+                out[count] = NONE * 17 + give
+                count += 1
+        return count
+    for square in range(16):
+        if board[square] >= 0:
+            continue
+        if pool == 0 or wins_at(board, hand, square, through):
+            out[count] = square * 17 + NONE
+            count += 1
+        else:
+            for give in range(16):
+                if pool >> give & 1:
+                    out[count] = square * 17 + give
+                    count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def play(board, hand, pool, move, side, winner, through):
+    """Play `move` for `side`: place the piece in hand (on the board, in place), give
+    one. Returns (hand, pool, winner): after a placement that gives nothing (the end)
+    the hand is empty and the winner `side` or -1 for a draw; else `winner` as given."""
+    square, give = move // 17, move % 17
+    if square != NONE:
+        if give == NONE:
+            winner = side if wins_at(board, hand, square, through) else -1
+        board[square] = hand
+    if give == NONE:
+        return -1, pool, winner
+    return give, pool & ~(1 << give), winner
+
+
+@njit(cache=True, nogil=True)
+def run(count, root_board, root_hand, root_pool, root_winner, through, to_move,
+        exploration, first_child, next_sibling, child_count, moves, visits, wins,
+        move_count, size, rng):
+    """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
+    arrays must have room for `count` more. `move_count[n]` is node n's number of moves;
+    `root_winner` is the root's winner if its game is over (-1 a draw)."""
+    board = np.empty_like(root_board)
+    listed = np.empty(MAX_MOVES, np.int64)
+    path = np.empty(MAX_PLIES + 1, np.int64)
+    for _ in range(count):
+        board[:] = root_board
+        hand, pool, winner = root_hand, root_pool, root_winner
+        node, depth, side = 0, 0, to_move  # side: the side to move
+        path[0] = 0
+        # selection: while the node has children and no untried move
+        while 0 < child_count[node] == move_count[node]:
+            node = select_child(node, first_child, next_sibling, visits, wins, exploration)
+            hand, pool, winner = play(board, hand, pool, moves[node], side, winner,
+                                      through)
+            side = 1 - side
+            depth += 1
+            path[depth] = node
+        # expansion: the first untried move, appended to the children
+        expanded = child_count[node] < move_count[node]
+        if expanded:
+            list_moves(board, hand, pool, through, listed)
+            move = listed[child_count[node]]
+            hand, pool, winner = play(board, hand, pool, move, side, winner, through)
+            side = 1 - side
+            node = add_child(node, move, first_child, next_sibling, child_count, moves,
+                             visits, wins, size)
+            depth += 1
+            path[depth] = node
+        # playout: uniformly random moves to the end
+        legal = list_moves(board, hand, pool, through, listed)
+        if expanded:
+            move_count[node] = legal
+        while legal > 0:
+            pick = np.int64(next_random(rng) % np.uint64(legal))
+            hand, pool, winner = play(board, hand, pool, listed[pick], side, winner,
+                                      through)
+            side = 1 - side
+            legal = list_moves(board, hand, pool, through, listed)
+        backup(path, depth, to_move, winner, visits, wins)
+
+
+def lines_through(game) -> np.ndarray:
+    """The game's lines through each square, as the kernel's table."""
+    table = game.lines_through
+    through = np.full((16, max(len(lines) for lines in table), 4), -1, np.int64)
+    for square, lines in enumerate(table):
+        through[square, :len(lines)] = lines
+    return through
+
+
+def decode(code: int) -> QuartoMove:
+    """The rules' move for a kernel move code (`square * 17 + give`)."""
+    square, give = divmod(int(code), 17)
+    return QuartoMove(None if square == NONE else square, None if give == NONE else give)
+
+
+class QuartoTree(KernelTree):
+    """The MctsTree for Quarto (either variant), made by `(state, seed, exploration)`."""
+
+    EXTRA_ARRAYS = {"move_count": np.int16}
+
+    def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,
+                 capacity: int = START_CAPACITY) -> None:
+        super().__init__(state.to_move, seed, exploration, capacity)
+        self.board = np.array(state.board, np.int64)
+        self.hand = -1 if state.hand is None else state.hand
+        self.pool = sum(1 << piece for piece in state.pool())
+        outcome = state.outcome()
+        self.winner = -1 if outcome is None or outcome.winner is None else outcome.winner
+        self.through = lines_through(state.game)
+        listed = np.empty(MAX_MOVES, np.int64)
+        self.move_count[0] = list_moves(self.board, self.hand, self.pool, self.through,
+                                        listed)
+
+    def kernel(self, count: int) -> None:
+        run(count, self.board, self.hand, self.pool, self.winner, self.through,
+            self.to_move, self.exploration, self.first_child, self.next_sibling,
+            self.child_count, self.moves, self.visits, self.wins, self.move_count,
+            self.size, self.rng)
+
+    def move_of(self, code) -> QuartoMove:
+        return decode(code)
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from numba's cache) on a few iterations."""
+    from ..games.quarto import Quarto
+
+    QuartoTree(Quarto().start(), 0).run(2)

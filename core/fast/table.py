@@ -1,0 +1,143 @@
+"""The transposition table every alpha-beta kernel shares, and the backend plumbing
+around it (a time budget turned into node limits, one table per thread).
+
+The table has 2**TABLE_BITS slots in pairs. A key's pair is picked by Fibonacci hashing
+(keys are often sums of board bits, which a plain modulo maps onto few slots); a pair
+keeps two positions, so a third must collide before an entry is lost. Each stored key
+(KEY_BITS bits at most) is stamped with the search's generation in the bits above, so
+a new search ignores old entries without clearing the arrays.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from numba import njit
+
+from ..search.alphabeta import EXACT, LOWER, UPPER
+from ..search.control import SearchControl
+from ..values import MAX_PLY, WIN
+
+TABLE_BITS = 22
+HASH = np.uint64(0x9E3779B97F4A7C15)
+KEY_BITS = 49
+GENERATIONS = 1 << (64 - KEY_BITS)
+RATE_GUESS = 100_000.0  # nodes/s assumed before a search has timed any kernel call
+
+
+@njit(cache=True, nogil=True)
+def to_table(value, ply):
+    """Store decisive values as distance from the node (search/alphabeta.to_table)."""
+    if abs(value) >= WIN - MAX_PLY:
+        return value + ply if value > 0 else value - ply
+    return value
+
+
+@njit(cache=True, nogil=True)
+def from_table(value, ply):
+    if abs(value) >= WIN - MAX_PLY:
+        return value - ply if value > 0 else value + ply
+    return value
+
+
+@njit(cache=True, nogil=True)
+def first_slot(key):
+    return np.int64((key * HASH) >> (64 - TABLE_BITS)) & ~1
+
+
+@njit(cache=True, nogil=True)
+def find(keys, key, stamp):
+    """The slot holding `key` in this search, or -1."""
+    slot = first_slot(key)
+    if keys[slot] == key | stamp:
+        return slot
+    if keys[slot + 1] == key | stamp:
+        return slot + 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def slot_to_store(keys, depths, key, stamp):
+    """Where `key` goes: its own slot, else a free one (empty or from an older search),
+    else the one searched less deep."""
+    slot = find(keys, key, stamp)
+    if slot >= 0:
+        return slot
+    slot = first_slot(key)
+    if keys[slot] >> KEY_BITS != stamp >> KEY_BITS:
+        return slot
+    if keys[slot + 1] >> KEY_BITS != stamp >> KEY_BITS or depths[slot + 1] <= depths[slot]:
+        return slot + 1
+    return slot
+
+
+@njit(cache=True, nogil=True)
+def store(keys, values, depths, flags, moves, key, stamp, ply, depth, best, alpha0, beta,
+          move):
+    """AlphaBeta.store of a node's fail-soft result (searched with window alpha0, beta);
+    returns the slot written."""
+    slot = slot_to_store(keys, depths, key, stamp)
+    keys[slot] = key | stamp
+    values[slot] = to_table(best, ply)
+    depths[slot] = depth
+    flags[slot] = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
+    moves[slot] = move
+    return slot
+
+
+class TableBackend:
+    """A kernel's table arrays, reset by every search, and its clock.
+
+    Numba cannot read the clock, so a time budget becomes a node limit: the time left
+    times the nodes per second this search's earlier kernel calls ran at, measured with
+    the search's own clock (a fake clock then gives reproducible searches).
+    """
+
+    move_type = np.int8  # how a kernel writes a move into the table
+
+    def __init__(self) -> None:
+        size = 1 << TABLE_BITS
+        self.keys = np.zeros(size, np.uint64)
+        self.values = np.zeros(size, np.int32)
+        self.depths = np.zeros(size, np.int8)
+        self.flags = np.zeros(size, np.int8)
+        self.moves = np.zeros(size, self.move_type)
+        self.generation = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self.generation += 1
+        if self.generation == GENERATIONS:  # the stamps wrap: really clear, once in a while
+            self.keys[:] = 0
+            self.generation = 1
+        self.stamp = np.uint64(self.generation << KEY_BITS)
+        self.timed_nodes, self.timed_seconds = 0, 0.0
+
+    def node_limit(self, control: SearchControl, nodes_so_far: int) -> int:
+        limit = 1 << 62
+        if control.budget.nodes is not None:
+            limit = control.budget.nodes - nodes_so_far
+        left = control.time_left()
+        if left is not None:
+            rate = (self.timed_nodes / self.timed_seconds if self.timed_seconds > 0
+                    else RATE_GUESS)
+            limit = min(limit, int(max(left, 0.0) * rate))
+        return limit
+
+    def timed(self, control: SearchControl, started: float, nodes: int) -> None:
+        """Record a kernel call's speed, for the next node limit."""
+        self.timed_seconds += control.clock() - started
+        self.timed_nodes += int(nodes)
+
+
+_local = threading.local()
+
+
+def thread_backend(kind: type[TableBackend]) -> TableBackend:
+    """This thread's backend of a kind: its table is allocated once (they are large),
+    and reset by every search."""
+    if not hasattr(_local, "backends"):
+        _local.backends = {}
+    if kind not in _local.backends:
+        _local.backends[kind] = kind()
+    return _local.backends[kind]

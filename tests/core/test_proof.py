@@ -1,0 +1,25 @@
+"""The inspector says when a search has proven a position lost, won or drawn."""
+from __future__ import annotations
+
+from plyground.core import get_game, make_agent
+from plyground.core.values import is_decisive, proven
+from tests.core.positions import quarto_endgames
+
+QUARTO = get_game("quarto")
+
+
+def test_solved_quarto_endgames_are_marked_proven():
+    found = {}
+    for state in quarto_endgames(21, QUARTO, 6, 30):
+        done = make_agent("alphabeta", depth=17).decide(state)
+        found.setdefault(proven(QUARTO, state, done.value, done.depth), done)
+    assert {"proven lost", "proven won", "proven draw"} <= set(found)
+    assert found["proven draw"].value == 0
+    assert found["proven lost"].value < 0 and is_decisive(found["proven lost"].value)
+
+
+def test_a_shallow_search_proves_nothing():
+    state = quarto_endgames(22, QUARTO, 12, 1)[0]
+    done = make_agent("alphabeta", depth=2).decide(state)
+    assert not is_decisive(done.value)
+    assert proven(QUARTO, state, done.value, done.depth) == ""
