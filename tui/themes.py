@@ -21,6 +21,8 @@ BOARD_VARIABLE_DEFAULTS = {
     "dice-first": "#D64541",
     "dice-second": "#3A7BD5",
     "dice-pips": "#FFFFFF",
+    "quarto-dark": "#6B3F22",  # walnut and maple: dark and light pieces, also in grey
+    "quarto-light": "#E8CC94",
 }
 
 

@@ -173,7 +173,7 @@ class QuartoState:
         if move.square is None or not 0 <= move.square < 16:
             return "place the piece in hand on a square first, as in b3:5"
         if self.board[move.square] >= 0:
-            return f"{game.square_name(move.square)} is taken"
+            return f"square {game.square_name(move.square)} is taken"
         if self.wins_at(move.square) or not self.pool():
             return (f"placing on {game.square_name(move.square)} ends the game: give "
                     f"nothing, as in {game.square_name(move.square)}:")

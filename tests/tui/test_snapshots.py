@@ -58,3 +58,14 @@ def test_cephalopod_capture_choice(snap_compare):
         await pilot.press("enter", "up", "right")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=choosing)
+
+
+def test_quarto_give_step_with_the_mcts_heat_map(snap_compare):
+    app = make_app("quarto", ("human", "mcts:iterations=2000,seed=3"),
+                   "8.a./.5c./3..6/.... f")
+
+    async def giving(pilot):
+        await settled(pilot, app)  # MCTS places on a3 and gives piece 11
+        await pilot.press("down", "enter", "right")  # b2, then the pool's cursor on 1
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=giving)

@@ -307,7 +307,8 @@ class GameScreen(Screen):
         try:
             self.match.play(move)
         except IllegalMove as error:  # nothing changes: say why
-            self.tell(f"{str(error).capitalize()}.", severity="warning")
+            reason = str(error)  # capitalised by hand: its notation keeps its case
+            self.tell(f"{reason[:1].upper()}{reason[1:]}.", severity="warning")
             return
         self.after_move(animate=True)
 

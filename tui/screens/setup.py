@@ -212,7 +212,9 @@ class SetupScreen(Screen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
-            self.show_variants({})
+            if event.value != self.game_id:  # not the Select announcing its first value
+                self.game_id, self.options = event.value, {}
+            self.show_variants(self.options)
             self.label_sides()
             return
         if event.select.id == "variant":

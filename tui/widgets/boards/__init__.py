@@ -5,9 +5,10 @@ from __future__ import annotations
 from .base import BoardWidget
 from .cephalopod import CephalopodBoard
 from .connect4 import Connect4Board
+from .quarto import QuartoBoard
 
 BOARDS: dict[str, type[BoardWidget]] = {
-    board.game_id: board for board in (Connect4Board, CephalopodBoard)
+    board.game_id: board for board in (Connect4Board, CephalopodBoard, QuartoBoard)
 }
 
 

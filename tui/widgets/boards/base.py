@@ -1,10 +1,26 @@
 """What every board widget offers the game screen."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+from rich.style import Style
+from textual.color import Color
+from textual.geometry import Offset
 from textual.message import Message
 from textual.widget import Widget
+
+
+def grid_cell(offset: Offset, origin: tuple[int, int], pitch: tuple[int, int],
+              rows: int, cols: int) -> int | None:
+    """The index (row by row) of the grid cell under `offset`, or None off the grid.
+
+    The grid's top left is at `origin`; a cell and the gap after it take `pitch`
+    (columns, rows)."""
+    x, y = offset.x - origin[0], offset.y - origin[1]
+    if x < 0 or y < 0:
+        return None
+    row, col = y // pitch[1], x // pitch[0]
+    return row * cols + col if row < rows and col < cols else None
 
 
 class BoardWidget(Widget, can_focus=True):
@@ -16,6 +32,10 @@ class BoardWidget(Widget, can_focus=True):
 
     game_id: str = ""
     hint: str = ""  # how to move, for the status line
+    DEFAULT_CSS = """
+    BoardWidget > .board--heat { background: $accent; }
+    """
+    COMPONENT_CLASSES = {"board--heat"}
 
     class MoveChosen(Message):
         def __init__(self, move: Any) -> None:
@@ -56,3 +76,18 @@ class BoardWidget(Widget, can_focus=True):
         """Tint where a search looks: `shares` maps moves to their share of visits."""
         self.heat = shares
         self.refresh()
+
+    def heat_by(self, key: Callable[[Any], Any]) -> dict[Any, float]:
+        """The shares summed by `key(move)`, e.g. by the cell a move plays on."""
+        heat: dict[Any, float] = {}
+        for move, share in self.heat.items():
+            heat[key(move)] = heat.get(key(move), 0.0) + share
+        return heat
+
+    def heat_tint(self, style: Style, share: float) -> Style:
+        """`style` with its background blended towards the heat colour by `share`."""
+        if share <= 0:
+            return style
+        cold = Color.from_rich_color(style.bgcolor)
+        hot = Color.from_rich_color(self.get_component_rich_style("board--heat").bgcolor)
+        return style + Style(bgcolor=cold.blend(hot, min(1.0, 0.15 + share)).rich_color)

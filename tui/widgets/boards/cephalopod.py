@@ -11,13 +11,12 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.color import Color
 from textual.events import Click, MouseMove
 from textual.geometry import Size
 
-from plyground.core.games.cephalopod import DIRECTIONS, CephalopodMove, CephalopodState
+from plyground.core.games.cephalopod import CephalopodMove, CephalopodState
 
-from .base import BoardWidget
+from .base import BoardWidget, grid_cell
 
 # Pip positions on a 3 x 3 grid (row, column) for each number of pips.
 PIPS = {
@@ -60,12 +59,10 @@ class CephalopodBoard(BoardWidget):
     CephalopodBoard > .board--chosen { background: $warning; color: $background; }
     CephalopodBoard > .board--leaving { color: $text-disabled; background: $board-hole; }
     CephalopodBoard > .board--label { color: $text-muted; }
-    CephalopodBoard > .board--heat { background: $accent; }
     """
     COMPONENT_CLASSES = {
         "board--first", "board--second", "board--hole", "board--cursor",
         "board--capturable", "board--chosen", "board--leaving", "board--label",
-        "board--heat",
     }
     BINDINGS = [
         Binding("up", "move_cursor(0)", "Up", show=False),
@@ -171,12 +168,7 @@ class CephalopodBoard(BoardWidget):
         offset = event.get_content_offset(self)
         if offset is None:
             return None
-        width, height = self.cell_size
-        row, col = (offset.y - 1) // height, (offset.x - 2) // width
-        if 0 <= row < self.game.rows and 0 <= col < self.game.cols and offset.y >= 1 \
-                and offset.x >= 2:
-            return row * self.game.cols + col
-        return None
+        return grid_cell(offset, (2, 1), self.cell_size, self.game.rows, self.game.cols)
 
     def on_click(self, event: Click) -> None:
         cell = self.cell_at(event)
@@ -227,12 +219,7 @@ class CephalopodBoard(BoardWidget):
         if cell in self.leaving:
             return style("board--leaving")
         if value == 0:
-            base = style("board--hole")
-            share = self.cell_heat().get(cell, 0.0)
-            if share > 0:
-                hole = Color.from_rich_color(base.bgcolor)
-                hot = Color.from_rich_color(style("board--heat").bgcolor)
-                base += Style(bgcolor=hole.blend(hot, min(1.0, 0.15 + share)).rich_color)
+            base = self.heat_tint(style("board--hole"), self.cell_heat().get(cell, 0.0))
         else:
             base = style("board--first" if value > 0 else "board--second")
         if cell == self.choosing or (self.interactive and self.choosing is None
@@ -248,10 +235,7 @@ class CephalopodBoard(BoardWidget):
         return base
 
     def cell_heat(self) -> dict[int, float]:
-        heat: dict[int, float] = {}
-        for move, share in self.heat.items():
-            heat[move.cell] = heat.get(move.cell, 0.0) + share
-        return heat
+        return self.heat_by(lambda move: move.cell)
 
     def cell_rows(self, cell: int) -> list[str]:
         """The text rows of a cell: a die face, a leaving die, or an empty hole."""

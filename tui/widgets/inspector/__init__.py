@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
 from plyground.core.search.events import IterationDone, MctsSnapshot, SearchDone
-from plyground.core.values import describe_value
+from plyground.core.values import describe_value, proven
 
 from .live_tree import LiveTree
 from .mcts_view import MctsView
@@ -91,7 +91,11 @@ class Inspector(Vertical):
     def progress_text(self, event) -> Text:
         if isinstance(event, IterationDone):
             value = describe_value(event.value, self.state.ply)
-            return Text(
+            text = Text()
+            proof = proven(self.game, self.state, event.value, event.depth)
+            if proof:
+                text.append(f"{proof} · ", style="bold red" if "lost" in proof else "bold")
+            return text + Text(
                 f"depth {event.depth} · {event.nodes:,} nodes · "
                 f"{event.nodes_per_second:,.0f} nodes/s · best "
                 f"{self.game.format_move(event.best_move)} ({value})\n"

@@ -55,17 +55,24 @@ class LiveTree(Tree):
     def _result(self, event: NodeResult) -> None:
         path = event.path
         self.results[path] = event
-        if len(path) == 2 and path not in self.nodes:
-            self._add_replies(path[0])
         node = self.nodes.get(path)
         if node is not None:
             node.set_label(self._label(path))
 
     def _add_replies(self, move) -> None:
+        """A root move's replies become rows when it is first opened: a game with
+        hundreds of moves a ply would otherwise build tens of thousands of rows."""
         parent = self.nodes[(move,)]
+        if parent.children:
+            return
         for reply in self.state.play(move).moves():
             path = (move, reply)
             self.nodes[path] = parent.add_leaf(self._label(path), data=path)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        path = event.node.data
+        if path is not None and len(path) == 1 and not event.node.children:
+            self._add_replies(path[0])
 
     def _iteration(self, event: IterationDone) -> None:
         """Mark the best move, show its replies, and fold the previous best away."""
@@ -75,7 +82,8 @@ class LiveTree(Tree):
         if previous != self.best and (previous,) in self.nodes:
             self.nodes[(previous,)].collapse()
         best_node = self.nodes.get((self.best,))
-        if best_node is not None and best_node.children:
+        if best_node is not None:
+            self._add_replies(self.best)
             best_node.expand()
 
     def _label(self, path: tuple) -> Text:
