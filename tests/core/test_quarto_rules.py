@@ -130,3 +130,15 @@ def test_the_two_by_two_variant_wins_with_a_block():
     assert standard.play(GAME.parse_move("b3:2", standard)).outcome() is None
     outcome = variant.play(SQUARES_VARIANT.parse_move("b3:", variant)).outcome()
     assert outcome is not None and outcome.winner == variant.to_move == 0
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "minimax", "alphabeta", "mcts"])
+@pytest.mark.parametrize("position", ["..../..../..../.... -", "0f3c/5a69/..../.... 1"])
+def test_every_agent_plays_quarto(kind, position):
+    from plyground.core import make_agent
+
+    settings = {"minimax": {"depth": 1}, "alphabeta": {"depth": 2},
+                "mcts": {"iterations": 300}}.get(kind, {})
+    state = GAME.parse_position(position)
+    move = make_agent(kind, **settings).choose(state)
+    assert move in state.moves()
