@@ -32,16 +32,15 @@ def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
     """`win in 3`, `loss in 2`, a signed heuristic figure such as `+35`, or for an
     MCTS mean result (0..1, draws counting half) `58.9% mean result`.
 
-    `ply` is the ply count of the position the value belongs to; "in k" counts the
-    winner's own moves from there.
+    `ply` is the ply count of the position the value belongs to; "in k" says the game
+    ends on the k-th move, from there, of the side whose move ends it (the winner's in
+    most games; in misère BOOM, the loser's own move can end it).
     """
     if scale == MEAN:
         return f"{100 * value:.1f}% mean result"
     if is_decisive(value):
         plies = (WIN - abs(int(value))) - ply
-        if value > 0:
-            return f"win in {(plies + 1) // 2}"
-        return f"loss in {plies // 2}"
+        return f"{'win' if value > 0 else 'loss'} in {(plies + 1) // 2}"
     if isinstance(value, float):
         return f"{value:+.3f}"
     return f"{value:+d}"

@@ -86,7 +86,8 @@ GameSpec = Annotated[str, typer.Argument(
          + "; ".join(describe_game(entry) for entry in game_entries()))]
 Position = Annotated[Optional[str], typer.Option(
     help="start from this position, in the game's notation (Connect 4: columns played, "
-         "e.g. 4453; Cephalopod: rows from the top and the side to move, "
+         "e.g. 4453; BOOM: actions played, 1-7 or B, e.g. 1234567123B; Cephalopod: rows "
+         "from the top and the side to move, "
          "e.g. '.r1./r2.r3/.r4. r'; Quarto: rows from the top, each square . or a "
          "piece's hex code, and the piece in hand, e.g. '0.../..5./..../.... a')")]
 # The first side's option is named after each game's first side (X, Red); so the second.

@@ -12,11 +12,30 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from plyground.core import State
+from plyground.core.games.boom import BoomState
 from plyground.core.games.cephalopod import CephalopodState
-from plyground.core.games.connect4 import HEIGHT, WIDTH, Connect4State
+from plyground.core.games.connect4 import Connect4State
+from plyground.core.games.gravity import GravityBoard
 from plyground.core.games.quarto import QuartoState, piece_name
 
 CONNECT4_STYLES = ("bold red", "bold yellow")
+BOOM_STYLES = ("bold green", "bold blue")
+
+
+def gravity_grid(state, piece: Callable[[int, int, int], tuple[str, str]],
+                 label: Callable[[int], tuple[str, str]]) -> Text:
+    """A gravity board from the top row down, then a label under each column;
+    `piece(column, row, side)` and `label(column)` give a text and its style."""
+    board: GravityBoard = state.game.board
+    text = Text()
+    for row in reversed(range(board.height)):
+        for column in range(board.width):
+            side = state.cell(column, row)
+            text.append(*((" · ", "dim") if side is None else piece(column, row, side)))
+        text.append("\n")
+    for column in range(board.width):
+        text.append(*label(column))
+    return text
 
 
 def connect4_board(state: Connect4State) -> Text:
@@ -26,18 +45,30 @@ def connect4_board(state: Connect4State) -> Text:
     if state.history:
         column = state.history[-1]
         last = (column, state.column_height(column) - 1)
-    text = Text()
-    for row in reversed(range(HEIGHT)):
-        for column in range(WIDTH):
-            side = state.cell(column, row)
-            if side is None:
-                text.append(" · ", style="dim")
-            else:
-                label = state.game.side_labels[side]
-                cell = f"[{label}]" if (column, row) == last else f" {label} "
-                text.append(cell, style=CONNECT4_STYLES[side])
-        text.append("\n")
-    text.append("".join(f" {column} " for column in range(1, WIDTH + 1)), style="dim")
+
+    def piece(column: int, row: int, side: int) -> tuple[str, str]:
+        label = state.game.side_labels[side]
+        return (f"[{label}]" if (column, row) == last else f" {label} "), \
+            CONNECT4_STYLES[side]
+
+    return gravity_grid(state, piece, lambda column: (f" {column + 1} ", "dim"))
+
+
+def boom_board(state: BoomState) -> Text:
+    """The grid with each side's initial (G, B) and `*` on a bomb, the column of the last
+    piece put bracketed under it; then, for each side, its bomb is down or when it comes."""
+    last = state.history[-1] if state.history else None
+
+    def piece(column: int, row: int, side: int) -> tuple[str, str]:
+        bomb = "*" if state.is_bomb(column, row) else " "
+        return f" {state.game.side_labels[side][0]}{bomb}", BOOM_STYLES[side]
+
+    def label(column: int) -> tuple[str, str]:
+        return (f"[{column + 1}]", "bold") if column == last else (f" {column + 1} ", "dim")
+
+    text = gravity_grid(state, piece, label)
+    for side, name in enumerate(state.game.side_labels):
+        text.append(f"\n{name} ({name[0]}): {state.bomb_status(side)}", BOOM_STYLES[side])
     return text
 
 
@@ -94,6 +125,7 @@ def quarto_board(state: QuartoState) -> Text:
 RENDERERS: dict[str, Callable[[State], RenderableType]] = {
     "connect4": connect4_board,
     "cephalopod": cephalopod_board,
+    "boom": boom_board,
     "quarto": quarto_board,
 }
 

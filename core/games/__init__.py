@@ -2,4 +2,5 @@
 the menus list them."""
 from . import connect4  # noqa: F401
 from . import cephalopod  # noqa: F401
+from . import boom  # noqa: F401
 from . import quarto  # noqa: F401

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..game import Game, IllegalMove, NotationError, Outcome, register_game
 from ..values import WIN
-from .gravity import GravityBoard
+from .gravity import GravityBoard, GravityPosition, MovesNotation
 
 BOARD = GravityBoard(width=7, height=6)
 WIDTH, HEIGHT = BOARD.width, BOARD.height
@@ -22,7 +22,7 @@ CENTRE_BONUS = (0, 1, 2, 3, 2, 1, 0)
 
 
 @dataclass(frozen=True, slots=True)
-class Connect4State:
+class Connect4State(GravityPosition):
     """`pieces[s]` are side s's bits; `history` is the columns played, in order.
 
     Equality and hashing use the pieces only: the same position reached by two move
@@ -31,33 +31,11 @@ class Connect4State:
 
     pieces: tuple[int, int] = (0, 0)
     history: tuple[int, ...] = field(default=(), compare=False)
+    board = BOARD
 
     @property
     def game(self) -> "Connect4":
         return GAME
-
-    @property
-    def ply(self) -> int:
-        return len(self.history)
-
-    @property
-    def to_move(self) -> int:
-        return len(self.history) & 1
-
-    @property
-    def occupied(self) -> int:
-        return self.pieces[0] | self.pieces[1]
-
-    def cell(self, column: int, row: int) -> int | None:
-        """The side whose piece is at (column, row), row 0 at the bottom, or None."""
-        bit = BOARD.bit(column, row)
-        for side in (0, 1):
-            if self.pieces[side] & bit:
-                return side
-        return None
-
-    def column_height(self, column: int) -> int:
-        return BOARD.column_height(self.occupied, column)
 
     def winner(self) -> int | None:
         """The side with four in a row (only the side that moved last can have one)."""
@@ -78,19 +56,13 @@ class Connect4State:
     def moves(self) -> list[int]:
         if self.outcome() is not None:
             return []
-        occupied = self.occupied
-        return [c for c in range(WIDTH) if not occupied & BOARD.top_bit(c)]
+        return self.open_columns()
 
     def play(self, move: int) -> "Connect4State":
         outcome = self.outcome()
         if outcome is not None:
             raise IllegalMove(f"the game is over ({outcome.reason})")
-        if not isinstance(move, int) or not 0 <= move < WIDTH:
-            raise IllegalMove(f"{move!r} is not a column")
-        occupied = self.occupied
-        if occupied & BOARD.top_bit(move):
-            raise IllegalMove(f"column {move + 1} is full")
-        new_bit = (occupied + BOARD.bottom_bit(move)) & BOARD.column_mask(move)
+        new_bit = self.landing_bit(move)
         side = self.to_move
         pieces = (
             (self.pieces[0] | new_bit, self.pieces[1])
@@ -126,7 +98,7 @@ def centre_score(pieces: int) -> int:
     )
 
 
-class Connect4(Game):
+class Connect4(MovesNotation, Game):
     id = "connect4"
     title = "Connect 4"
     side_labels = SIDE_LABELS
@@ -145,14 +117,6 @@ class Connect4(Game):
 
     def format_move(self, move: int) -> str:
         return str(move + 1)
-
-    def format_line(self, moves) -> str:
-        """Column digits run together, as in position notation."""
-        return "".join(self.format_move(move) for move in moves)
-
-    def format_record(self, start: Connect4State, moves) -> str:
-        """One column-digit string from the empty board (the start's moves first)."""
-        return self.format_line([*start.history, *moves])
 
     def parse_position(self, text: str) -> Connect4State:
         """A column-digit sequence; rejects overflow and any move completing a four."""
@@ -177,9 +141,6 @@ class Connect4(Game):
                     "a finished game is not a position"
                 )
         return state
-
-    def format_position(self, state: Connect4State) -> str:
-        return self.format_line(state.history)
 
     def evaluate(self, state: Connect4State) -> int:
         """Windows and centre for the side to move, minus the same for the other.

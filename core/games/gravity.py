@@ -1,4 +1,6 @@
-"""Bitboard geometry for games where pieces fall down columns (Connect 4, BOOM).
+"""What games where pieces fall down columns share (Connect 4, BOOM): the bitboard
+geometry, positions made of each side's pieces and the moves so far, and the notation
+that writes a position as those moves.
 
 Cell (column c, row r), row 0 at the bottom, is bit `c * (height + 1) + r`; the extra
 bit on top of each column stays empty so that shifts never wrap one line into the next.
@@ -8,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+
+from ..game import IllegalMove
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,31 @@ class GravityBoard:
             found |= pairs & (pieces << d)  # two above, one below
         return found & self.full_board
 
+    def four_cells(self, pieces: int) -> int:
+        """The cells of `pieces` that lie in a line of four (0 if there is none)."""
+        cells = 0
+        for window in self.windows:
+            if pieces & window == window:
+                cells |= window
+        return cells
+
+    def row_mask(self, row: int) -> int:
+        return self.bottom_row << row
+
+    def remove_and_fall(self, boards: tuple[int, ...], cells: int) -> tuple[int, ...]:
+        """`boards` (bitboards of this board, e.g. each side's pieces) with `cells`
+        emptied and, in each column, everything above an emptied cell fallen into it.
+
+        Cells are taken from the top down, so a gap lower in a column stays where it
+        is while the pieces above a higher one fall.
+        """
+        while cells:
+            bit = 1 << (cells.bit_length() - 1)
+            cells ^= bit
+            above = self.column_mask((bit.bit_length() - 1) // self.stride) & -(bit << 1)
+            boards = tuple((b & ~(above | bit)) | ((b & above) >> 1) for b in boards)
+        return boards
+
     def column_height(self, occupied: int, column: int) -> int:
         return (occupied & self.column_mask(column)).bit_count()
 
@@ -93,3 +122,65 @@ class GravityBoard:
                             sum(self.bit(c + i * dc, r + i * dr) for i in range(4))
                         )
         return tuple(found)
+
+
+class GravityPosition:
+    """For a position dataclass with `pieces` (one bitboard a side) and `history` (the
+    moves from the start) on the GravityBoard `board`: the turn, the cells and where
+    a piece put in a column lands."""
+
+    __slots__ = ()
+    board: GravityBoard
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    @property
+    def to_move(self) -> int:
+        return len(self.history) & 1
+
+    @property
+    def occupied(self) -> int:
+        return self.pieces[0] | self.pieces[1]
+
+    def cell(self, column: int, row: int) -> int | None:
+        """The side whose piece is at (column, row), row 0 at the bottom, or None."""
+        bit = self.board.bit(column, row)
+        for side in (0, 1):
+            if self.pieces[side] & bit:
+                return side
+        return None
+
+    def column_height(self, column: int) -> int:
+        return self.board.column_height(self.occupied, column)
+
+    def open_columns(self) -> list[int]:
+        """The columns that are not full, left to right."""
+        occupied = self.occupied
+        return [c for c in range(self.board.width) if not occupied & self.board.top_bit(c)]
+
+    def landing_bit(self, column: int) -> int:
+        """The cell a piece put in `column` lands on (IllegalMove if it cannot)."""
+        board = self.board
+        if not isinstance(column, int) or not 0 <= column < board.width:
+            raise IllegalMove(f"{column!r} is not a column")
+        occupied = self.occupied
+        if occupied & board.top_bit(column):
+            raise IllegalMove(f"column {column + 1} is full")
+        return (occupied + board.bottom_bit(column)) & board.column_mask(column)
+
+
+class MovesNotation:
+    """For a Game whose positions are written as the moves from the start, run
+    together (`4453`): lines and records read the same way."""
+
+    def format_line(self, moves) -> str:
+        return "".join(self.format_move(move) for move in moves)
+
+    def format_record(self, start, moves) -> str:
+        """One string from the empty board (the start's moves first)."""
+        return self.format_line([*start.history, *moves])
+
+    def format_position(self, state) -> str:
+        return self.format_line(state.history)

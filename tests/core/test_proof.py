@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from plyground.core import get_game, make_agent
-from plyground.core.values import is_decisive, proven
+from plyground.core.values import WIN, is_decisive, proven
 from tests.core.positions import quarto_endgames
 
 QUARTO = get_game("quarto")
@@ -23,3 +23,16 @@ def test_a_shallow_search_proves_nothing():
     done = make_agent("alphabeta", depth=2).decide(state)
     assert not is_decisive(done.value)
     assert proven(QUARTO, state, done.value, done.depth) == ""
+
+
+def test_values_say_on_which_move_the_game_ends():
+    from plyground.core.values import describe_value
+
+    ply = 10
+    assert describe_value(WIN - (ply + 1), ply) == "win in 1"  # my next move wins
+    assert describe_value(WIN - (ply + 3), ply) == "win in 2"
+    assert describe_value(-(WIN - (ply + 2)), ply) == "loss in 1"  # the reply wins
+    # misère: my own next move makes the four that loses
+    assert describe_value(-(WIN - (ply + 1)), ply) == "loss in 1"
+    assert describe_value(35, ply) == "+35" and describe_value(0.5, ply, "mean") == \
+        "50.0% mean result"

@@ -69,3 +69,12 @@ def test_quarto_give_step_with_the_mcts_heat_map(snap_compare):
         await pilot.press("down", "enter", "right")  # b2, then the pool's cursor on 1
 
     assert snap_compare(app, terminal_size=SIZE, run_before=giving)
+
+
+def test_boom_with_both_bombs_down(snap_compare):
+    app = make_app("boom", ("human", "alphabeta:depth=4"), "1234567234535")
+
+    async def searched(pilot):
+        await settled(pilot, app)  # Blue answers 6; Green may set off its bomb
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=searched)

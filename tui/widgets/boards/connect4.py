@@ -1,4 +1,8 @@
-"""The Connect 4 board: discs on a blue grid, a column cursor, falling pieces."""
+"""The Connect 4 board: discs on a blue grid, a column cursor, falling pieces.
+
+Other games on a gravity board (BOOM) subclass it: the grid's size comes from the
+game's `GravityBoard`, and `side_at`, `disc` and `animate_move` are where they differ.
+"""
 from __future__ import annotations
 
 from rich.style import Style
@@ -9,25 +13,19 @@ from textual.geometry import Size
 from textual.reactive import reactive
 
 from plyground.core.games.connect4 import BOARD, Connect4State
+from plyground.core.games.gravity import GravityBoard
 
 from .base import BoardWidget
 
-WIDTH, HEIGHT = BOARD.width, BOARD.height
+WIDTH = BOARD.width  # the column keys 1-7
 # A disc drawn with half blocks, per cell size: (cell width, the cell's text rows).
 LARGE = (6, (" ▄▄▄▄ ", " ████ ", " ▀▀▀▀ "))
 SMALL = (5, (" ▄▄▄ ", " ▀▀▀ "))
 
 
-def winning_cells(state: Connect4State) -> int:
-    """The bits of every four-in-a-row of the winner (0 if nobody has won)."""
-    winner = state.winner()
-    if winner is None:
-        return 0
-    pieces, cells = state.pieces[winner], 0
-    for window in BOARD.windows:
-        if pieces & window == window:
-            cells |= window
-    return cells
+def line_cells(board: GravityBoard, state) -> int:
+    """The bits of every four in a row on the board, whoever it belongs to."""
+    return board.four_cells(state.pieces[0]) | board.four_cells(state.pieces[1])
 
 
 class Connect4Board(BoardWidget):
@@ -70,7 +68,8 @@ class Connect4Board(BoardWidget):
 
     def __init__(self, game, **kwargs) -> None:
         super().__init__(game, **kwargs)
-        self.cursor = WIDTH // 2
+        self.board: GravityBoard = game.board
+        self.cursor = self.board.width // 2
         self.falling: tuple[int, int, int] | None = None  # column, row, side
         self.win_cells = 0
 
@@ -79,17 +78,21 @@ class Connect4Board(BoardWidget):
     def show(self, state: Connect4State, animate: bool = False) -> None:
         previous = self.state
         self.state = state
-        self.win_cells = winning_cells(state)
+        self.win_cells = line_cells(self.board, state)
+        self.falling = None
         if animate and state.ply == previous.ply + 1:
-            column = state.history[-1]
-            row = state.column_height(column) - 1
-            self.falling = (column, row, 1 - state.to_move)
-            self.fall_y = float(HEIGHT)
-            self.animate("fall_y", float(row), duration=0.08 * (HEIGHT - row) + 0.1,
-                         easing="in_quad", on_complete=self._landed, level="basic")
-        else:
-            self.falling = None
+            self.animate_move(previous, state)
         self.refresh(layout=True)
+
+    def animate_move(self, previous, state) -> None:
+        """Animate the move that led from `previous` to `state`: its disc falls."""
+        column = state.history[-1]
+        row = state.column_height(column) - 1
+        height = self.board.height
+        self.falling = (column, row, 1 - state.to_move)
+        self.fall_y = float(height)
+        self.animate("fall_y", float(row), duration=0.08 * (height - row) + 0.1,
+                     easing="in_quad", on_complete=self._landed, level="basic")
 
     def _landed(self) -> None:
         self.falling = None
@@ -98,7 +101,7 @@ class Connect4Board(BoardWidget):
     # --- input -------------------------------------------------------------------
 
     def action_move_cursor(self, step: int) -> None:
-        self.cursor = (self.cursor + step) % WIDTH
+        self.cursor = (self.cursor + step) % self.board.width
         self.refresh()
 
     def action_drop(self) -> None:
@@ -111,10 +114,10 @@ class Connect4Board(BoardWidget):
 
     def _column_at(self, event) -> int | None:
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or offset.y >= self.grid_height:
             return None
         column = offset.x // self.cell_width
-        return column if 0 <= column < WIDTH else None
+        return column if 0 <= column < self.board.width else None
 
     def on_click(self, event: Click) -> None:
         column = self._column_at(event)
@@ -138,11 +141,16 @@ class Connect4Board(BoardWidget):
     def glyph_rows(self) -> tuple[str, ...]:
         return (LARGE if self.large else SMALL)[1]
 
+    @property
+    def grid_height(self) -> int:
+        """The cursor line, the cells and the column labels."""
+        return self.board.height * len(self.glyph_rows) + 2
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return WIDTH * self.cell_width
+        return self.board.width * self.cell_width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return HEIGHT * len(self.glyph_rows) + 2  # cursor line and column labels
+        return self.grid_height
 
     def side_at(self, column: int, row: int) -> int | None:
         if self.falling is not None:
@@ -154,27 +162,31 @@ class Connect4Board(BoardWidget):
                     return side
         return self.state.cell(column, row)
 
+    def disc(self, column: int, row: int, line: int, style: Style) -> Text:
+        """Text row `line` of the cell at (column, row), drawn in `style`."""
+        return Text(self.glyph_rows[line], style)
+
     def render(self) -> Text:
         style = self.get_component_rich_style
-        width = self.cell_width
+        width, columns = self.cell_width, range(self.board.width)
         text = Text(no_wrap=True)
-        for column in range(WIDTH):
+        for column in columns:
             mark = "▼" if self.interactive and column == self.cursor else " "
             text.append(mark.center(width), style("board--cursor"))
         text.append("\n")
         piece_styles = (style("board--first"), style("board--second"))
         hole, win = style("board--hole"), style("board--win")
-        for row in reversed(range(HEIGHT)):
-            for glyph in self.glyph_rows:
-                for column in range(WIDTH):
+        for row in reversed(range(self.board.height)):
+            for line in range(len(self.glyph_rows)):
+                for column in columns:
                     side = self.side_at(column, row)
                     cell_style: Style = hole if side is None else piece_styles[side]
-                    if self.win_cells & BOARD.bit(column, row):
+                    if self.win_cells & self.board.bit(column, row):
                         cell_style = cell_style + Style(bgcolor=win.bgcolor)
-                    text.append(glyph, cell_style)
+                    text.append_text(self.disc(column, row, line, cell_style))
                 text.append("\n")
         last = self.state.history[-1] if self.state.history else None
-        for column in range(WIDTH):
+        for column in columns:
             label = f"{column + 1}".center(width)
             text.append(label, style("board--last" if column == last else "board--label"))
         return text

@@ -1,0 +1,252 @@
+"""Desconecta-4 BOOM: misère Connect 4 on 7 x 7 with bombs (rules/boom.md).
+
+A side with four in a row loses. On a side's 5th, 10th, 15th ... turn, a piece it puts
+while it has no bomb on the board is its bomb; BOOM, instead of a piece, removes the
+bomb and the mover's other pieces in its row, and what stood above them falls.
+
+Moves are columns 0..6 (notation `1`..`7`) and BOOM (`B`); a position is the action
+sequence from the start, e.g. `1234567123B2`. The board is a `GravityBoard`, as in
+Connect 4; each side's turn count follows from the ply, so a state is its pieces, its
+bombs and its ply.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game import Game, IllegalMove, NotationError, Outcome, register_game
+from ..values import terminal_value
+from .gravity import GravityBoard, GravityPosition, MovesNotation
+
+BOARD = GravityBoard(width=7, height=7)
+WIDTH = BOARD.width
+BOOM = WIDTH  # the move after the columns, as the course environment numbers it
+SIDE_LABELS = ("Green", "Blue")
+BOMB_EVERY = 5  # a side's bomb comes on its 5th, 10th, 15th ... turn
+MAX_PLIES = 300  # a game that reaches it is a draw: BOOM can undo progress forever
+
+# The seed engine's heuristic: along each direction, every maximal run of 1, 2 or 3 of
+# a side's pieces costs that side RUN_COSTS[length] (four in a row ends the game);
+# a bomb on the board is worth BOMB_BONUS to its owner.
+RUN_COSTS = (0, 10, 20, 30)
+BOMB_BONUS = 25
+
+
+def cell_of(bit: int) -> tuple[int, int]:
+    """(column, row) of a single-bit board, row 0 at the bottom."""
+    return divmod(bit.bit_length() - 1, BOARD.stride)
+
+
+def cell_name(bit: int) -> str:
+    column, row = cell_of(bit)
+    return f"column {column + 1}, row {row + 1}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoomState(GravityPosition):
+    """`pieces[s]` are side s's bits (its bomb included), `bombs[s]` its bomb's bit
+    (0 for none); `history` is the actions from the start, for notation.
+
+    States compare and hash by `key()`: the same pieces, bombs and ply reached by two
+    action orders are the same position.
+    """
+
+    pieces: tuple[int, int] = (0, 0)
+    bombs: tuple[int, int] = (0, 0)
+    history: tuple[int, ...] = ()
+    board = BOARD
+
+    @property
+    def game(self) -> "Boom":
+        return GAME
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BoomState) and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def key(self) -> int:
+        """Ply, both bombs and both sides' pieces, packed: everything the future
+        depends on (the ply fixes each side's turn count and the ply cap)."""
+        key = self.ply
+        for board in (*self.bombs, *self.pieces):
+            key = key << (WIDTH * BOARD.stride) | board
+        return key
+
+    def is_bomb(self, column: int, row: int) -> bool:
+        return bool((self.bombs[0] | self.bombs[1]) & BOARD.bit(column, row))
+
+    # --- turns and bombs -----------------------------------------------------------
+
+    def turns_taken(self, side: int) -> int:
+        """How many turns `side` has had (side 0 moves on even plies)."""
+        return (self.ply + 1 - side) // 2
+
+    def turns_to_bomb(self, side: int) -> int | None:
+        """In how many of its own turns `side` puts its next bomb (1: its next turn),
+        or None while it has a bomb on the board."""
+        if self.bombs[side]:
+            return None
+        taken = self.turns_taken(side)
+        return -(taken + 1) % BOMB_EVERY + 1
+
+    def bomb_turn(self, side: int) -> int | None:
+        """The number of `side`'s turn that puts its next bomb (5, 10, ...), or None."""
+        wait = self.turns_to_bomb(side)
+        return None if wait is None else self.turns_taken(side) + wait
+
+    def bomb_status(self, side: int) -> str:
+        """For people, in a few words: `bomb on the board`, `bomb with its next piece`
+        or `next bomb in 3 turns`."""
+        wait = self.turns_to_bomb(side)
+        if wait is None:
+            return "bomb on the board"
+        return "bomb with its next piece" if wait == 1 else f"next bomb in {wait} turns"
+
+    # --- the rules -----------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        lines = [BOARD.has_four(pieces) for pieces in self.pieces]
+        if any(lines):
+            actor = 1 - self.to_move
+            boomed = self.history[-1] == BOOM
+            after = f" after {SIDE_LABELS[actor]}'s BOOM" if boomed else ""
+            if all(lines):
+                return Outcome(self.to_move, f"both sides have four in a row{after}: "
+                               f"{SIDE_LABELS[actor]}, who acted, loses")
+            loser = lines.index(True)
+            return Outcome(1 - loser, f"{SIDE_LABELS[loser]} has four in a row{after}")
+        if self.occupied == BOARD.full_board:
+            return Outcome(None, "the board is full")
+        if self.ply >= MAX_PLIES:
+            return Outcome(None, f"{MAX_PLIES} plies without four in a row")
+        return None
+
+    def moves(self) -> list[int]:
+        """Columns that are not full, then BOOM if the mover has a bomb."""
+        if self.outcome() is not None:
+            return []
+        return self.open_columns() + [BOOM] * bool(self.bombs[self.to_move])
+
+    def play(self, move: int) -> "BoomState":
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMove(f"the game is over ({outcome.reason})")
+        if move == BOOM:
+            return self._boom()
+        new_bit = self.landing_bit(move)
+        side = self.to_move
+        pieces, bombs = list(self.pieces), list(self.bombs)
+        pieces[side] |= new_bit
+        if self.turns_to_bomb(side) == 1:
+            bombs[side] = new_bit
+        return BoomState(tuple(pieces), tuple(bombs), self.history + (move,))
+
+    def _boom(self) -> "BoomState":
+        side = self.to_move
+        bomb = self.bombs[side]
+        if not bomb:
+            raise IllegalMove(f"{SIDE_LABELS[side]} has no bomb on the board "
+                              f"({self.bomb_status(side)}, on its turn "
+                              f"{self.bomb_turn(side)})")
+        _, row = cell_of(bomb)
+        removed = self.pieces[side] & BOARD.row_mask(row)
+        green, blue, green_bomb, blue_bomb = BOARD.remove_and_fall(
+            (*self.pieces, *self.bombs), removed)
+        return BoomState((green, blue), (green_bomb, blue_bomb), self.history + (BOOM,))
+
+
+def run_cost(pieces: int) -> int:
+    """What `pieces` cost their owner: RUN_COSTS for each maximal run, per direction."""
+    total = 0
+    for d in BOARD.directions:
+        run = pieces & ~(pieces << d)  # the first cell of every run
+        at_least = []  # at_least[k]: the runs of k + 1 or more
+        for length in range(1, len(RUN_COSTS) + 1):
+            at_least.append(run.bit_count())
+            run &= pieces >> (length * d)
+        total += sum(RUN_COSTS[k] * (at_least[k - 1] - at_least[k])
+                     for k in range(1, len(RUN_COSTS)))
+    return total
+
+
+class Boom(MovesNotation, Game):
+    id = "boom"
+    title = "Desconecta-4 BOOM"
+    side_labels = SIDE_LABELS
+    board = BOARD
+
+    def start(self) -> BoomState:
+        return BoomState()
+
+    # --- notation --------------------------------------------------------------------
+
+    def format_move(self, move: int) -> str:
+        return "B" if move == BOOM else str(move + 1)
+
+    def parse_move(self, text: str, state: BoomState) -> int:
+        """`1`..`7` for a column, `B` (or `boom`, any case) for BOOM."""
+        text = text.strip()
+        if text.lower() in ("b", "boom"):
+            move = BOOM
+        elif len(text) == 1 and text in "1234567":
+            move = int(text) - 1
+        else:
+            raise NotationError(f"{text!r} is not a move: give a column 1-7, or B for BOOM")
+        state.play(move)  # raises IllegalMove with the reason
+        return move
+
+    def describe_move(self, move: int, state: BoomState) -> str:
+        """BOOM with the bomb it sets off; a column, saying so when it puts a bomb."""
+        side = state.to_move
+        if move == BOOM and state.bombs[side]:
+            return f"BOOM ({SIDE_LABELS[side]}'s bomb in {cell_name(state.bombs[side])})"
+        if move != BOOM and state.turns_to_bomb(side) == 1:
+            return f"{move + 1} (puts {SIDE_LABELS[side]}'s bomb)"
+        return self.format_move(move)
+
+    def parse_position(self, text: str) -> BoomState:
+        """The actions from the start; a finished game reads, a move after its end not."""
+        text = text.strip()
+        state = BoomState()
+        for index, char in enumerate(text, start=1):
+            if state.outcome() is not None:
+                raise NotationError(f"bad position {text!r}: move {index} ({char!r}) "
+                                    f"comes after the end ({state.outcome().reason})")
+            if char in "bB":
+                move = BOOM
+            elif char in "1234567":
+                move = int(char) - 1
+            else:
+                raise NotationError(f"bad position {text!r}: move {index} is {char!r}, "
+                                    "not a column 1-7 or B for BOOM")
+            try:
+                state = state.play(move)
+            except IllegalMove as error:
+                raise NotationError(f"bad position {text!r}: move {index} "
+                                    f"({self.format_move(move)}) is illegal: {error}") \
+                    from None
+        return state
+
+    # --- search help -------------------------------------------------------------------
+
+    def evaluate(self, state: BoomState) -> int:
+        """The opponent's run costs minus the mover's, plus the bomb bonus for the
+        mover's bomb minus the opponent's; a finished game its decisive value."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return terminal_value(outcome, state.ply, state.to_move)
+        own, other = state.to_move, 1 - state.to_move
+        bombs = BOMB_BONUS * (bool(state.bombs[own]) - bool(state.bombs[other]))
+        return run_cost(state.pieces[other]) - run_cost(state.pieces[own]) + bombs
+
+    def order_moves(self, state: BoomState, moves) -> list[int]:
+        """BOOM first, as the seed engine tries it (so ties prefer it)."""
+        return sorted(moves, key=lambda move: move != BOOM)
+
+    def plies_left_at_most(self, state: BoomState) -> int:
+        return MAX_PLIES - state.ply
+
+
+GAME = Boom()
+register_game("boom", "Desconecta-4 BOOM", lambda: GAME)
