@@ -96,6 +96,11 @@ class Agent:
     def budget(self) -> Budget:
         return Budget()
 
+    @classmethod
+    def plays(cls, game) -> bool:
+        """Whether this kind of agent can play `game` (all but the seed engine can)."""
+        return True
+
     def decide(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None, *, exact_root: bool = False
                ) -> SearchDone:
@@ -105,6 +110,9 @@ class Agent:
         if outcome is not None:
             raise IllegalMove(f"the game is over ({outcome.reason}): there is no move "
                               "to choose")
+        if not self.plays(state.game):
+            raise BadSetting(f"{self.title} cannot play {state.game.title}: "
+                             f"{self.description}")
         budget = budget or self.budget()
         control = control or SearchControl(budget)
         done = self.search(state, budget, observer, control, exact_root)
@@ -194,6 +202,25 @@ class AlphaBetaAgent(Agent):
                                 backend=tree_backend(state.game), exact_root=exact_root)
 
 
+class SeedAgent(Agent):
+    kind, title = "seed", "Seed engine"
+    description = ("the course's seed engine, where the game has one (BOOM): alpha-beta "
+                   "to a fixed depth with the seed's heuristic")
+    settings_spec = (Setting("depth", int, None, "plies to search (the seed's own if "
+                             "not given)", minimum=1),)
+    main_setting = "depth"
+
+    @classmethod
+    def plays(cls, game) -> bool:
+        return game.seed_depth is not None
+
+    def search(self, state, budget, observer, control, exact_root):
+        game = state.game
+        depth = self.settings["depth"] or game.seed_depth
+        return alphabeta_search(game, state, Budget(depth=depth), observer, control,
+                                exact_root=exact_root, evaluate=game.seed_evaluate)
+
+
 class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
     description = "UCT Monte Carlo tree search with random playouts"
@@ -226,7 +253,8 @@ class MctsAgent(Agent):
 
 AGENT_KINDS: dict[str, type[Agent]] = {
     cls.kind: cls
-    for cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent)
+    for cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
+                SeedAgent)
 }
 
 

@@ -239,7 +239,7 @@ class Engine:
             self._process.join(timeout=1)
             if self._process.is_alive():
                 self._process.kill()
-                self._process.join(timeout=1)
+                self._process.join()  # a killed process cannot linger
             self._process = None
 
     # searching

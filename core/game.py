@@ -82,6 +82,9 @@ class Game(ABC):
     id: str
     title: str
     side_labels: tuple[str, str]
+    # The course's seed engine, where it gave one: alpha-beta to this fixed depth with
+    # `seed_evaluate` at the leaves (the `seed` agent plays it).
+    seed_depth: int | None = None
 
     @abstractmethod
     def start(self) -> State: ...
@@ -113,6 +116,10 @@ class Game(ABC):
     @abstractmethod
     def evaluate(self, state: State) -> int:
         """Heuristic value of a running game for the side to move (higher is better)."""
+
+    def seed_evaluate(self, state: State) -> int:
+        """The seed engine's heuristic (games with a seed engine override it)."""
+        return self.evaluate(state)
 
     def order_moves(self, state: State, moves: Sequence[Move]) -> list[Move]:
         """Moves in the order a search should try them first (default: as given)."""

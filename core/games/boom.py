@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game import Game, IllegalMove, NotationError, Outcome, register_game
-from ..values import terminal_value
+from ..values import WIN, terminal_value
 from .gravity import GravityBoard, GravityPosition, MovesNotation
 
 BOARD = GravityBoard(width=7, height=7)
@@ -29,6 +29,8 @@ MAX_PLIES = 300  # a game that reaches it is a draw: BOOM can undo progress fore
 # a bomb on the board is worth BOMB_BONUS to its owner.
 RUN_COSTS = (0, 10, 20, 30)
 BOMB_BONUS = 25
+POISON_COST = 15  # per empty cell that would complete the side's own four
+SAFE_COLUMN_BONUS = 30  # per column the side can play without completing its four
 
 
 def cell_of(bit: int) -> tuple[int, int]:
@@ -175,6 +177,7 @@ class Boom(MovesNotation, Game):
     title = "Desconecta-4 BOOM"
     side_labels = SIDE_LABELS
     board = BOARD
+    seed_depth = 8  # the course's engine: alpha-beta to depth 8 (seed_evaluate)
 
     def start(self) -> BoomState:
         return BoomState()
@@ -230,15 +233,35 @@ class Boom(MovesNotation, Game):
 
     # --- search help -------------------------------------------------------------------
 
-    def evaluate(self, state: BoomState) -> int:
-        """The opponent's run costs minus the mover's, plus the bomb bonus for the
-        mover's bomb minus the opponent's; a finished game its decisive value."""
+    def seed_evaluate(self, state: BoomState) -> int:
+        """The seed engine's: the opponent's run costs minus the mover's, plus the bomb
+        bonus for the mover's bomb minus the opponent's; a finished game its decisive
+        value."""
         outcome = state.outcome()
         if outcome is not None:
             return terminal_value(outcome, state.ply, state.to_move)
         own, other = state.to_move, 1 - state.to_move
         bombs = BOMB_BONUS * (bool(state.bombs[own]) - bool(state.bombs[other]))
         return run_cost(state.pieces[other]) - run_cost(state.pieces[own]) + bombs
+
+    def evaluate(self, state: BoomState) -> int:
+        """The seed's figure, plus what decides misère games: cells a side must never
+        fill (they would complete its own four) count against it, and so does having
+        few columns it can still play safely; a mover whose every column completes its
+        own four, with no bomb to set off, loses with its next move."""
+        value = self.seed_evaluate(state)
+        if state.outcome() is not None:
+            return value
+        own, other = state.to_move, 1 - state.to_move
+        occupied = state.occupied
+        empty = BOARD.full_board & ~occupied
+        playable = BOARD.playable_cells(occupied)
+        poison = [BOARD.completing_cells(state.pieces[side]) & empty for side in (0, 1)]
+        safe = [(playable & ~poison[side]).bit_count() for side in (0, 1)]
+        if safe[own] == 0 and not state.bombs[own]:
+            return -(WIN - (state.ply + 1))
+        return (value + POISON_COST * (poison[other].bit_count() - poison[own].bit_count())
+                + SAFE_COLUMN_BONUS * (safe[own] - safe[other]))
 
     def order_moves(self, state: BoomState, moves) -> list[int]:
         """BOOM first, as the seed engine tries it (so ties prefer it)."""

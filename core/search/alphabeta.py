@@ -58,8 +58,8 @@ def from_table(value: float, ply: int) -> float:
 
 class AlphaBeta(TreeSearch):
     def __init__(self, game: Game, control: SearchControl, observer: Any = None,
-                 backend: TreeBackend | None = None) -> None:
-        super().__init__(game, control, observer)
+                 backend: TreeBackend | None = None, evaluate: Any = None) -> None:
+        super().__init__(game, control, observer, evaluate)
         self.table: dict[int, Entry] = {}
         self.backend = None if self.tracing else backend
         if self.backend is not None:
@@ -151,15 +151,18 @@ class AlphaBeta(TreeSearch):
 def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = None,
                      control: SearchControl | None = None,
                      backend: TreeBackend | None = None,
-                     exact_root: bool = False) -> SearchDone:
+                     exact_root: bool = False, evaluate: Any = None) -> SearchDone:
     """Iterative deepening until the budget runs out, a depth is reached, or the game
     is solved (a decisive value, or no plies left to search).
 
     With `exact_root`, every root move is searched with a full window, so each gets an
-    exact value (for analysis), at some cost in speed.
+    exact value (for analysis), at some cost in speed. `evaluate` replaces the game's
+    heuristic (a backend, which has the game's heuristic compiled in, is then not used).
     """
     control = control or SearchControl(budget)
-    search = AlphaBeta(game, control, observer, backend)
+    if evaluate is not None:
+        backend = None
+    search = AlphaBeta(game, control, observer, backend, evaluate)
     search.exact_root = exact_root
     max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
     plies_left = game.plies_left_at_most(state)

@@ -17,8 +17,9 @@ DEFAULT_DEPTH = 3
 
 
 class Minimax(TreeSearch):
-    def __init__(self, game: Game, control: SearchControl, observer: Any = None) -> None:
-        super().__init__(game, control, observer)
+    def __init__(self, game: Game, control: SearchControl, observer: Any = None,
+                 evaluate: Any = None) -> None:
+        super().__init__(game, control, observer, evaluate)
         self.root_values: list[MoveValue] = []
 
     def line(self, state: State, depth: int, path: tuple = ()) -> tuple[float, tuple]:

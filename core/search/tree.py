@@ -25,8 +25,10 @@ def bound_of(value: float, alpha: float, beta: float) -> str:
 
 
 class TreeSearch:
-    def __init__(self, game: Game, control: SearchControl, observer: Any = None) -> None:
+    def __init__(self, game: Game, control: SearchControl, observer: Any = None,
+                 evaluate: Any = None) -> None:
         self.game = game
+        self.evaluate = evaluate or game.evaluate  # the heuristic at the leaves
         self.control = control
         self.observer = observer
         self.tracing = bool(observer is not None and observer.trace)
@@ -45,7 +47,7 @@ class TreeSearch:
             self.leave(path, depth, value, alpha, beta, None, source="end")
             return value
         if depth == 0:
-            value = self.game.evaluate(state)
+            value = self.evaluate(state)
             self.leave(path, depth, value, alpha, beta, None, source="leaf")
             return value
         return None

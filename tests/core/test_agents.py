@@ -80,6 +80,7 @@ def test_every_agent_reports_its_decision_to_the_observer(kind):
 
     recorder = Recorder()
     settings = {"iterations": 50} if kind == "mcts" else {"depth": 2} \
-        if kind in ("minimax", "alphabeta") else {}
-    done = make_agent(kind, **settings).decide(GAME.parse_position("4453"), observer=recorder)
+        if kind in ("minimax", "alphabeta", "seed") else {}
+    game = GAME if AGENT_KINDS[kind].plays(GAME) else get_game("boom")  # the seed engine
+    done = make_agent(kind, **settings).decide(game.parse_position("4453"), observer=recorder)
     assert recorder.events[-1] == done and isinstance(done, SearchDone)

@@ -150,3 +150,22 @@ async def test_a_game_against_a_seeded_agent_goes_to_its_end():
             replay = replay.play(move)
         assert replay == screen.board.state and replay.outcome() == screen.match.outcome
         assert booms >= 1, GAME.format_line(screen.match.moves)
+
+
+async def test_the_seed_engine_is_offered_only_for_boom():
+    from plyground.tui.screens.setup import SetupScreen
+
+    app = make_app(game_id=None)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        rows = list(setup.rows())
+        assert all("seed" not in dict((k, t) for t, k in row.choices) for row in rows)
+        setup.query_one("#game").value = "boom"
+        await pilot.pause()
+        assert all("seed" in {k for _, k in row.choices} for row in rows)
+        rows[1].set_kind("seed")
+        await pilot.pause()
+        setup.query_one("#game").value = "connect4"  # the seed engine gives way
+        await pilot.pause()
+        assert rows[1].kind == "mcts"

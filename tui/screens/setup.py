@@ -16,6 +16,13 @@ from plyground.core.match import HUMAN, parse_side
 from ..widgets.boards import BOARDS
 
 PLAYER_CHOICES = [("Human", HUMAN)] + [(cls.title, kind) for kind, cls in AGENT_KINDS.items()]
+
+
+def player_choices(game) -> list[tuple[str, str]]:
+    """Human, then every agent that can play `game` (the seed engine only where the
+    game has one)."""
+    return [(title, kind) for title, kind in PLAYER_CHOICES
+            if kind == HUMAN or AGENT_KINDS[kind].plays(game)]
 DEFAULT_OPPONENT = "mcts"
 # "You play" choices: which sides are human
 ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, True)),
@@ -73,6 +80,7 @@ class SideRow(Horizontal):
         super().__init__(id=f"side-{side}")
         self.side = side
         self.initial = (kind, value)
+        self.choices = PLAYER_CHOICES
 
     def compose(self) -> ComposeResult:
         kind, value = self.initial
@@ -94,6 +102,15 @@ class SideRow(Horizontal):
 
     def set_kind(self, kind: str) -> None:
         self.query_one(Select).value = kind
+
+    def offer(self, choices: list[tuple[str, str]]) -> None:
+        """Offer these players; one no longer offered gives way to the default."""
+        if choices == self.choices:
+            return
+        self.choices = choices
+        kind, select = self.kind, self.query_one(Select)
+        select.set_options(choices)
+        select.value = kind if kind in {k for _, k in choices} else DEFAULT_OPPONENT
 
     def describe(self, kind: str, keep_value: bool = False) -> None:
         """Fit the setting box and its help to the chosen player."""
@@ -201,6 +218,8 @@ class SetupScreen(Screen):
             suffix = " (first)" if side == 0 else ""
             self.query_one(f"#side-label-{side}", Label).update(
                 f"{game.side_labels[side]}{suffix}")
+        for row in self.rows():
+            row.offer(player_choices(game))
 
     def sync_role(self) -> None:
         """Tick the "You play" choice that matches the rows, if any."""
