@@ -10,7 +10,7 @@ from statistics import median
 
 from plyground.core import get_game, make_agent
 from plyground.core.fast import warm_up
-from plyground.core.values import describe_value
+from plyground.core.values import proven
 from tests.core.positions import quarto_endgames
 
 GAME = get_game("quarto")
@@ -18,18 +18,17 @@ TARGET = 2.0  # seconds, from 9 empty squares
 
 
 def solve_times(empty: int, count: int, seed: int) -> None:
-    times, rates, results = [], [], {"win": 0, "loss": 0, "draw": 0}
+    times, rates, results = [], [], {"proven won": 0, "proven lost": 0, "proven draw": 0}
     for state in quarto_endgames(seed, GAME, empty, count):
         done = make_agent("alphabeta", time=3600).decide(state)
-        assert done.depth >= GAME.plies_left_at_most(state) or abs(done.value) > 1000, \
-            "the search stopped before the end"
+        proof = proven(GAME, state, done.value, done.depth)
+        assert proof, "the search stopped before the end"
         times.append(done.elapsed)
         rates.append(done.work / done.elapsed)
-        kind = describe_value(done.value, state.ply).split()[0]
-        results["draw" if kind.startswith(("+", "-")) or kind == "+0" else kind] += 1
+        results[proof] += 1
     print(f"  {empty} empty, {count} positions: worst {max(times):.3f}s, median "
           f"{median(times):.3f}s, {median(rates):,.0f} nodes/s; "
-          + ", ".join(f"{n} {k}s" for k, n in results.items()))
+          + ", ".join(f"{k} {n}" for k, n in results.items()))
 
 
 def main() -> None:
