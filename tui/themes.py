@@ -23,6 +23,8 @@ BOARD_VARIABLE_DEFAULTS = {
     "dice-pips": "#FFFFFF",
     "quarto-dark": "#6B3F22",  # walnut and maple: dark and light pieces, also in grey
     "quarto-light": "#E8CC94",
+    "boom-first": "#6BC46D",  # Green and Blue
+    "boom-second": "#3A7BD5",
 }
 
 

@@ -36,8 +36,8 @@ class BoomBoard(Connect4Board):
     hint = "1-7, or ←/→ and Enter, or click a column; b or the button: BOOM"
     DEFAULT_CSS = """
     BoomBoard > .board--hole { color: $background; background: $panel; }
-    BoomBoard > .board--first { color: $success; background: $panel; }
-    BoomBoard > .board--second { color: $dice-second; background: $panel; }
+    BoomBoard > .board--first { color: $boom-first; background: $panel; }
+    BoomBoard > .board--second { color: $boom-second; background: $panel; }
     BoomBoard > .boom--flash { background: $warning; }
     BoomBoard > .boom--bomb { color: $background; }
     BoomBoard > .boom--button { background: $error; color: $text; text-style: bold; }
