@@ -18,6 +18,10 @@ def tree_backend(game):
         from .quarto import QuartoBackend
 
         return thread_backend(QuartoBackend)
+    if game.id == "boom":
+        from .boom import BoomBackend
+
+        return thread_backend(BoomBackend)
     return None
 
 
@@ -51,6 +55,10 @@ def warm_up(game_id: str) -> None:
         from . import cephalopod_mcts
 
         cephalopod_mcts.warm_up()
+    elif game_id == "boom":
+        from . import boom
+
+        boom.warm_up()
     elif game_id == "quarto":
         from . import quarto, quarto_mcts
 

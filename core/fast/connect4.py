@@ -17,15 +17,12 @@ from ..games.connect4 import BOARD, CENTRE_BONUS, GAME, WINDOW_SCORES
 from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN
+from . import bits
+from .bits import popcount
 from .table import TableBackend, find, from_table, store, thread_backend
 
 WIDTH, CELLS = BOARD.width, BOARD.cells
-BOTTOM = np.array([BOARD.bottom_bit(c) for c in range(WIDTH)], np.uint64)
-TOP = np.array([BOARD.top_bit(c) for c in range(WIDTH)], np.uint64)
-COLUMN = np.array([BOARD.column_mask(c) for c in range(WIDTH)], np.uint64)
-BOTTOM_ROW = np.uint64(BOARD.bottom_row)
-FULL = np.uint64(BOARD.full_board)
-DIRECTIONS = np.array(BOARD.directions, np.int64)
+BOTTOM, TOP, COLUMN, BOTTOM_ROW, FULL, DIRECTIONS = bits.gravity_arrays(BOARD)
 ORDER = np.array(GAME.order_moves(None, range(WIDTH)), np.int64)
 WEIGHTS = np.array(WINDOW_SCORES, np.int64)
 CENTRE = np.array(CENTRE_BONUS, np.int64)
@@ -44,42 +41,17 @@ def _window_starts() -> np.ndarray:
 
 STARTS = _window_starts()
 
-M1 = np.uint64(0x5555555555555555)
-M2 = np.uint64(0x3333333333333333)
-M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-H01 = np.uint64(0x0101010101010101)
 
-
-
-@njit(cache=True, nogil=True)
-def popcount(x):
-    x = x - ((x >> 1) & M1)
-    x = (x & M2) + ((x >> 2) & M2)
-    x = (x + (x >> 4)) & M4
-    return np.int64((x * H01) >> 56)
 
 
 @njit(cache=True, nogil=True)
 def has_four(pieces):
-    for d in DIRECTIONS:
-        pairs = pieces & (pieces >> d)
-        if pairs & (pairs >> (2 * d)):
-            return True
-    return False
+    return bits.has_four(pieces, DIRECTIONS)
 
 
 @njit(cache=True, nogil=True)
 def completing_cells(pieces):
-    """GravityBoard.completing_cells: every cell that would give `pieces` a four."""
-    found = np.uint64(0)
-    for d in DIRECTIONS:
-        pairs = (pieces << d) & (pieces << (2 * d))
-        found |= pairs & (pieces << (3 * d))
-        found |= pairs & (pieces >> d)
-        pairs = (pieces >> d) & (pieces >> (2 * d))
-        found |= pairs & (pieces >> (3 * d))
-        found |= pairs & (pieces << d)
-    return found & FULL
+    return bits.completing_cells(pieces, DIRECTIONS, FULL)
 
 
 @njit(cache=True, nogil=True)

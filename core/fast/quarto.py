@@ -26,6 +26,7 @@ from ..games.quarto import Quarto
 from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN, terminal_value
+from .bits import MIX2, mix
 from .table import KEY_BITS, TableBackend, find, from_table, store, thread_backend
 
 WITH_BIT = np.array([sum(1 << p for p in range(16) if p >> b & 1) for b in range(4)],
@@ -40,16 +41,6 @@ INVERSE_MAPS = np.argsort(ATTRIBUTE_MAPS, axis=1).astype(np.int64)
 TABLE_MIN_EMPTY = 4  # smaller subtrees are searched again rather than looked up
 NO_SQUARE = NO_PIECE = 16
 TWO_IN_LINE, THREE_IN_LINE, NO_SAFE_PIECE = 4, 20, 400  # games/quarto.py's weights
-MIX = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True, nogil=True)
-def mix(x):
-    """SplitMix64's finaliser: spreads every input bit over the output."""
-    x = (x ^ (x >> np.uint64(30))) * MIX
-    x = (x ^ (x >> np.uint64(27))) * MIX2
-    return x ^ (x >> np.uint64(31))
 
 
 @njit(cache=True, nogil=True)

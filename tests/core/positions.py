@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 
 from plyground.core import get_game
+from plyground.core.games.boom import BOOM, MAX_PLIES
+from plyground.core.games.boom import GAME as BOOM_GAME
 from plyground.core.games.connect4 import BOARD
 
 GAME = get_game("connect4")
@@ -95,3 +97,25 @@ def quarto_endgame(rng: random.Random, game, empty: int):
 def quarto_endgames(seed: int, game, empty: int, count: int) -> list:
     rng = random.Random(seed)
     return [quarto_endgame(rng, game, empty) for _ in range(count)]
+
+
+def loses_at_once(state, move) -> bool:
+    """Whether `move` makes the mover lose at once (BOOM: its own four)."""
+    outcome = state.play(move).outcome()
+    return outcome is not None and outcome.winner == 1 - state.to_move
+
+
+def careful_boom_game(rng: random.Random, max_plies: int = MAX_PLIES):
+    """Every state of one random game, its end included: a side picks among the moves
+    that do not lose at once when there are any, and BOOMs a quarter of the time it can."""
+    state = BOOM_GAME.start()
+    yield state
+    while state.outcome() is None and state.ply < max_plies:
+        moves = state.moves()
+        safe = [m for m in moves if not loses_at_once(state, m)] or moves
+        if BOOM in safe and rng.random() < 0.25:
+            move = BOOM
+        else:
+            move = rng.choice(safe)
+        state = state.play(move)
+        yield state
