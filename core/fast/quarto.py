@@ -26,7 +26,7 @@ from ..games.quarto import Quarto
 from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN, terminal_value
-from .bits import MIX2, mix
+from .bits import MIX2, mix, popcount
 from .table import KEY_BITS, TableBackend, find, from_table, store, thread_backend
 
 WITH_BIT = np.array([sum(1 << p for p in range(16) if p >> b & 1) for b in range(4)],
@@ -102,21 +102,16 @@ def canonical(board, hand, perms):
     the transform maps the position's square s to index qinv[s] of the image and a
     piece x to ATTRIBUTE_MAPS[map, x] ^ flips.
     """
-    best_filled = 1 << 17
+    filled = np.zeros(perms.shape[0], np.int64)  # which squares hold a piece, per perm
     for q in range(perms.shape[0]):
-        filled = 0
         for i in range(16):
-            filled = filled * 2 + (board[perms[q, i]] >= 0)
-        if filled < best_filled:
-            best_filled = filled
+            filled[q] = filled[q] * 2 + (board[perms[q, i]] >= 0)
+    best_filled = filled.min()
     best = np.full(17, 99, np.int64)
     image = np.empty(17, np.int64)
     best_q, best_map, best_flips = 0, 0, 0
     for q in range(perms.shape[0]):
-        filled = 0
-        for i in range(16):
-            filled = filled * 2 + (board[perms[q, i]] >= 0)
-        if filled != best_filled:
+        if filled[q] != best_filled:
             continue
         for m in range(24):
             flips = -1
@@ -144,21 +139,12 @@ def canonical(board, hand, perms):
                     break
     low = np.uint64(0)
     for i in range(16):
-        piece = best[i] if best[i] < 17 else 0
-        low = low * np.uint64(16) + np.uint64(piece if i < 16 else 0)
-    high = np.uint64(best_filled) * np.uint64(32) + np.uint64(best[_count(best_filled)])
+        low = low * np.uint64(16) + np.uint64(best[i] if best[i] < 17 else 0)
+    pieces = popcount(np.uint64(best_filled))
+    high = np.uint64(best_filled) * np.uint64(32) + np.uint64(best[pieces])
     hashed = mix(low ^ mix(high + np.uint64(1)))
     check = mix(hashed ^ low ^ MIX2) >> np.uint64(32)
     return hashed >> np.uint64(64 - KEY_BITS), check, best_q, best_map, best_flips
-
-
-@njit(cache=True, nogil=True)
-def _count(filled):
-    count = 0
-    while filled:
-        filled &= filled - 1
-        count += 1
-    return count
 
 
 @njit(cache=True, nogil=True)
