@@ -218,7 +218,8 @@ class SeedAgent(Agent):
         game = state.game
         depth = self.settings["depth"] or game.seed_depth
         return alphabeta_search(game, state, Budget(depth=depth), observer, control,
-                                exact_root=exact_root, evaluate=game.seed_evaluate)
+                                exact_root=exact_root, evaluate=game.seed_evaluate,
+                                avoid_repeats=False)
 
 
 class MctsAgent(Agent):

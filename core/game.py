@@ -132,6 +132,20 @@ class Game(ABC):
         """
         return None
 
+    def repetition_key(self, state: State) -> Hashable | None:
+        """What `state` is for the rest of the game, whatever its ply, in a game whose
+        positions can come back (BOOM: a BOOM undoes moves); None where they cannot."""
+        return None
+
+    # What a search that avoids repeats (TreeSearch.set_root) takes off a return to an
+    # earlier position, for the side it searches for: the heuristic's units.
+    repeat_contempt = 0
+
+    def states_so_far(self, state: State) -> Sequence[State]:
+        """Every position of `state`'s game up to `state`, where positions can come
+        back (searches score a return to one as a draw); empty where they cannot."""
+        return ()
+
     def iteration_depths(self, state: State, deepest: int) -> Sequence[int]:
         """The depths an iterative-deepening search tries, in order (default: every
         depth from 1). A game whose end is near may jump straight to it."""

@@ -18,6 +18,10 @@ ply and both bombs into 21 more. The 56 bits, XORed with a hash of the other 21,
 through a bijective mixer; the table key is the top KEY_BITS bits of the result, and
 the check array holds the 15 bits left plus the 21, so two positions with the same key
 and check are the same position.
+
+A position the game has already had (`seen`: sorted 64-bit hashes of the positions up
+to the root, by `repetition_hash`) scores REPEAT_CONTEMPT against the root's side
+(`seen_by`, the root's ply parity), as `TreeSearch.enter` scores it.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..games.boom import (BOARD, BOMB_BONUS, BOMB_EVERY, BOOM, GAME, MAX_PLIES,
-                          POISON_COST, RUN_COSTS, SAFE_COLUMN_BONUS)
+                          POISON_COST, REPEAT_CONTEMPT, RUN_COSTS, SAFE_COLUMN_BONUS)
 from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN
@@ -42,6 +46,7 @@ REST_BITS = 64 - KEY_BITS  # the mixed word's bits that go to the check array
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 REST_MASK = np.uint64((1 << REST_BITS) - 1)
+NOTHING_SEEN = np.zeros(0, np.uint64)
 
 
 @njit(cache=True, nogil=True)
@@ -150,14 +155,37 @@ def bomb_code(bomb):
 
 
 @njit(cache=True, nogil=True)
-def table_key(own, other, own_bomb, other_bomb, ply):
-    """(key, check): together, the whole position, exactly (see the module's doc)."""
+def packed(own, other, own_bomb, other_bomb, ply):
+    """(high, hashed): the ply and bombs in 21 bits, and them with the pieces' 56
+    through the mixer (see the module's doc)."""
     low = own + (own | other)
     high = (np.uint64(ply) | (bomb_code(own_bomb) << np.uint64(9))
             | (bomb_code(other_bomb) << np.uint64(15)))
-    hashed = mix(low ^ mix(high + ONE))
+    return high, mix(low ^ mix(high + ONE))
+
+
+@njit(cache=True, nogil=True)
+def table_key(own, other, own_bomb, other_bomb, ply):
+    """(key, check): together, the whole position, exactly (see the module's doc)."""
+    high, hashed = packed(own, other, own_bomb, other_bomb, ply)
     rest = np.uint64(REST_BITS)
     return hashed >> rest, (hashed & REST_MASK) | (high << rest)
+
+
+@njit(cache=True, nogil=True)
+def repetition_hash(own, other, own_bomb, other_bomb, ply):
+    """Boom.repetition_key in 64 bits: the position with its ply modulo ten."""
+    return packed(own, other, own_bomb, other_bomb, ply % (2 * BOMB_EVERY))[1]
+
+
+@njit(cache=True, nogil=True)
+def repeated(own, other, own_bomb, other_bomb, ply, seen):
+    """Whether the position is one of `seen` (sorted repetition hashes)."""
+    if len(seen) == 0:
+        return False
+    hashed = repetition_hash(own, other, own_bomb, other_bomb, ply)
+    index = np.searchsorted(seen, hashed)
+    return index < len(seen) and seen[index] == hashed
 
 
 @njit(cache=True, nogil=True)
@@ -169,7 +197,7 @@ def legal(own, other, own_bomb, move):
 
 @njit(cache=True, nogil=True)
 def negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, checks,
-            values, depths, flags, moves, stamp, stop, counters):
+            values, depths, flags, moves, stamp, seen, seen_by, stop, counters):
     """AlphaBeta.negamax below the live plies. `counters` holds [nodes, node limit,
     stopped]; once stopped, every caller returns at once and stores nothing."""
     nodes = counters[0] + 1
@@ -180,6 +208,8 @@ def negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, che
     over, value = end_value(own, other, ply)
     if over:
         return value
+    if repeated(own, other, own_bomb, other_bomb, ply, seen):
+        return np.int64(REPEAT_CONTEMPT if (ply & 1) != seen_by else -REPEAT_CONTEMPT)
     if depth == 0:
         return evaluate(own, other, own_bomb, other_bomb, ply)
     key, check = table_key(own, other, own_bomb, other_bomb, ply)
@@ -206,7 +236,7 @@ def negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, che
                                                                other_bomb, ply, move)
         value = -negamax(c_own, c_other, c_own_bomb, c_other_bomb, c_ply, depth - 1,
                          -beta, -alpha, keys, checks, values, depths, flags, moves, stamp,
-                         stop, counters)
+                         seen, seen_by, stop, counters)
         if counters[2]:
             return np.int64(0)
         if value > best:
@@ -223,12 +253,13 @@ def negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, che
 
 @njit(cache=True, nogil=True)
 def search(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, checks,
-           values, depths, flags, moves, stamp, stop, limit):
+           values, depths, flags, moves, stamp, seen, seen_by, stop, limit):
     """(value, nodes, stopped) of one subtree search under a node limit."""
     counters = np.zeros(3, np.int64)
     counters[1] = limit
     value = negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys,
-                    checks, values, depths, flags, moves, stamp, stop, counters)
+                    checks, values, depths, flags, moves, stamp, seen, seen_by, stop,
+                    counters)
     return value, counters[0], counters[2] != 0
 
 
@@ -256,6 +287,15 @@ class BoomBackend(TableBackend):
         super().__init__()
         self.checks = np.zeros(len(self.keys), np.uint64)
 
+    def reset(self) -> None:
+        super().reset()
+        self.seen, self.seen_by = NOTHING_SEEN, 0
+
+    def avoid(self, states) -> None:
+        self.seen = np.unique(np.array(
+            [repetition_hash(*kernel_position(state)) for state in states], np.uint64))
+        self.seen_by = states[-1].ply & 1  # the root's side: its returns are disliked
+
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
         limit = self.node_limit(control, nodes_so_far)
@@ -263,7 +303,7 @@ class BoomBackend(TableBackend):
         value, nodes, stopped = search(*kernel_position(state), depth, int(alpha),
                                        int(beta), self.keys, self.checks, self.values,
                                        self.depths, self.flags, self.moves, self.stamp,
-                                       control.stop.array(), limit)
+                                       self.seen, self.seen_by, control.stop.array(), limit)
         self.timed(control, started, nodes)
         if stopped:
             raise SearchStopped(int(nodes))

@@ -113,6 +113,9 @@ class TableBackend:
         self.stamp = np.uint64(self.generation << KEY_BITS)
         self.timed_nodes, self.timed_seconds = 0, 0.0
 
+    def avoid(self, states) -> None:
+        """Kernels that score returns to earlier positions override this."""
+
     def node_limit(self, control: SearchControl, nodes_so_far: int) -> int:
         limit = 1 << 62
         if control.budget.nodes is not None:

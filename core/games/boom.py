@@ -31,6 +31,11 @@ RUN_COSTS = (0, 10, 20, 30)
 BOMB_BONUS = 25
 POISON_COST = 15  # per empty cell that would complete the side's own four
 SAFE_COLUMN_BONUS = 30  # per column the side can play without completing its four
+# A search that avoids repeats (TreeSearch.set_root) scores a return to a position the
+# game has had as a draw worth this much less than even to the side it searches for:
+# both sides can hold their ground by BOOMing, and without it two searches go round
+# the same cycle of positions to the ply cap.
+REPEAT_CONTEMPT = 50
 
 
 def cell_of(bit: int) -> tuple[int, int]:
@@ -178,6 +183,7 @@ class Boom(MovesNotation, Game):
     side_labels = SIDE_LABELS
     board = BOARD
     seed_depth = 8  # the course's engine: alpha-beta to depth 8 (seed_evaluate)
+    repeat_contempt = REPEAT_CONTEMPT
 
     def start(self) -> BoomState:
         return BoomState()
@@ -266,6 +272,17 @@ class Boom(MovesNotation, Game):
     def order_moves(self, state: BoomState, moves) -> list[int]:
         """BOOM first, as the seed engine tries it (so ties prefer it)."""
         return sorted(moves, key=lambda move: move != BOOM)
+
+    def repetition_key(self, state: BoomState) -> tuple:
+        """Pieces, bombs, and the ply modulo ten, which fixes the side to move and when
+        each side's next bomb comes."""
+        return state.pieces, state.bombs, state.ply % (2 * BOMB_EVERY)
+
+    def states_so_far(self, state: BoomState) -> list[BoomState]:
+        states = [BoomState()]
+        for move in state.history:
+            states.append(states[-1].play(move))
+        return states
 
     def plies_left_at_most(self, state: BoomState) -> int:
         return MAX_PLIES - state.ply

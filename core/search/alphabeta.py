@@ -9,7 +9,7 @@ runs here so that every node can be shown.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 from ..game import Game, Move, State
 from ..values import INFINITY, is_decisive
@@ -26,6 +26,9 @@ class TreeBackend(Protocol):
 
     def reset(self) -> None:
         """Forget the table: every search starts afresh."""
+
+    def avoid(self, states: Sequence[State]) -> None:
+        """Score a return to any of `states` as a draw, until the next reset."""
 
     def negamax(self, state: State, depth: int, alpha: int, beta: int,
                 control: SearchControl, nodes_so_far: int) -> tuple[int, int]:
@@ -58,14 +61,20 @@ def from_table(value: float, ply: int) -> float:
 
 class AlphaBeta(TreeSearch):
     def __init__(self, game: Game, control: SearchControl, observer: Any = None,
-                 backend: TreeBackend | None = None, evaluate: Any = None) -> None:
-        super().__init__(game, control, observer, evaluate)
+                 backend: TreeBackend | None = None, evaluate: Any = None,
+                 avoid_repeats: bool = False) -> None:
+        super().__init__(game, control, observer, evaluate, avoid_repeats)
         self.table: dict[int, Entry] = {}
         self.backend = None if self.tracing else backend
         if self.backend is not None:
             self.backend.reset()
         self.root_values: list[MoveValue] = []
         self.exact_root = False
+
+    def set_root(self, state: State) -> None:
+        super().set_root(state)
+        if self.backend is not None and self.avoid_repeats:
+            self.backend.avoid(self.game.states_so_far(state))
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:
@@ -151,18 +160,21 @@ class AlphaBeta(TreeSearch):
 def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = None,
                      control: SearchControl | None = None,
                      backend: TreeBackend | None = None,
-                     exact_root: bool = False, evaluate: Any = None) -> SearchDone:
+                     exact_root: bool = False, evaluate: Any = None,
+                     avoid_repeats: bool = True) -> SearchDone:
     """Iterative deepening until the budget runs out, a depth is reached, or the game
     is solved (a decisive value, or no plies left to search).
 
     With `exact_root`, every root move is searched with a full window, so each gets an
     exact value (for analysis), at some cost in speed. `evaluate` replaces the game's
     heuristic (a backend, which has the game's heuristic compiled in, is then not used).
+    With `avoid_repeats`, a return to a position the game has already seen scores as a
+    draw (see `TreeSearch.set_root`; the seed engines do not do this).
     """
     control = control or SearchControl(budget)
     if evaluate is not None:
         backend = None
-    search = AlphaBeta(game, control, observer, backend, evaluate)
+    search = AlphaBeta(game, control, observer, backend, evaluate, avoid_repeats)
     search.exact_root = exact_root
     max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
     plies_left = game.plies_left_at_most(state)

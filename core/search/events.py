@@ -46,7 +46,8 @@ class NodeLeft:
 
     `cutoff` is set when a child's value reached beta and `pruned` moves were never
     searched; `source` says where the value came from ("search", "leaf", "end",
-    "table" for a transposition-table hit).
+    "table" for a transposition-table hit, "repeat" for a return to a position the
+    game has had, which a search that avoids repeats scores as a draw).
     """
 
     path: Path

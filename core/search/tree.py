@@ -26,7 +26,7 @@ def bound_of(value: float, alpha: float, beta: float) -> str:
 
 class TreeSearch:
     def __init__(self, game: Game, control: SearchControl, observer: Any = None,
-                 evaluate: Any = None) -> None:
+                 evaluate: Any = None, avoid_repeats: bool = False) -> None:
         self.game = game
         self.evaluate = evaluate or game.evaluate  # the heuristic at the leaves
         self.control = control
@@ -34,9 +34,24 @@ class TreeSearch:
         self.tracing = bool(observer is not None and observer.trace)
         self.nodes = 0
         self.iteration_depth = 0
+        self.avoid_repeats = avoid_repeats
+        self.root: State | None = None
+        self.seen: set = set()  # repetition keys of the game's positions up to the root
+
+    def set_root(self, state: State) -> None:
+        """Called as a search starts at `state`. With `avoid_repeats`, a node below the
+        root that returns to a position of the game so far scores as a draw that the
+        root's side dislikes (by the game's `repeat_contempt`): where positions can
+        come back (BOOM), two sides that both hold their ground would otherwise go round
+        a cycle to the ply cap, and a side that means to win should leave it."""
+        self.root = state
+        if self.avoid_repeats:
+            self.seen = {self.game.repetition_key(s) for s in self.game.states_so_far(state)}
 
     def enter(self, state: State, path: tuple, depth: int, alpha: float, beta: float):
         """Count and announce a node; its static value if it is an end or a leaf, else None."""
+        if not path and state is not self.root:
+            self.set_root(state)
         self.nodes += 1
         self.control.check(self.nodes)
         if self.tracing:
@@ -45,6 +60,11 @@ class TreeSearch:
         if outcome is not None:
             value = terminal_value(outcome, state.ply, state.to_move)
             self.leave(path, depth, value, alpha, beta, None, source="end")
+            return value
+        if path and self.seen and self.game.repetition_key(state) in self.seen:
+            value = self.game.repeat_contempt * (1 if state.to_move != self.root.to_move
+                                                 else -1)
+            self.leave(path, depth, value, alpha, beta, None, source="repeat")
             return value
         if depth == 0:
             value = self.evaluate(state)

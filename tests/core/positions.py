@@ -119,3 +119,24 @@ def careful_boom_game(rng: random.Random, max_plies: int = MAX_PLIES):
             move = rng.choice(safe)
         state = state.play(move)
         yield state
+
+
+# Seed engine (Green) against Alpha-Beta without repeat avoidance (Blue): from ply 106
+# both sides go round the same ten plies ("BB23467512") until the ply cap.
+CYCLING_BOOM_GAME = (
+    "12132342567714BB435416776BB322417572BB46B57B1122335657B12B326711BB25326713"
+    "65BB21725133BB223367B56B12345721BB13467512BB23467517BB23476512BB23467512"
+    "BB23467512")
+
+
+def first_return(record: str) -> tuple:
+    """In a BOOM game's record, the position before the game's first return to an
+    earlier position, and the move that returns."""
+    state, seen = BOOM_GAME.start(), set()
+    for char in record:
+        seen.add(BOOM_GAME.repetition_key(state))
+        move = BOOM_GAME.parse_move(char, state)
+        if BOOM_GAME.repetition_key(state.play(move)) in seen:
+            return state, move
+        state = state.play(move)
+    raise AssertionError("the game never returns to an earlier position")

@@ -8,9 +8,12 @@ import pytest
 
 from plyground.core import Budget, PlygroundError, get_game, make_agent
 from plyground.core.games.boom import BOARD, POISON_COST, SAFE_COLUMN_BONUS, BoomState
+from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.control import SearchControl
 from plyground.core.search.minimax import Minimax
 from plyground.core.values import WIN
+from tests.core.positions import CYCLING_BOOM_GAME as CYCLING_GAME
+from tests.core.positions import first_return
 
 GAME = get_game("boom")
 
@@ -96,3 +99,32 @@ def test_every_agent_plays_boom(spec):
 
     state = random_positions(5, 1)[0]
     assert parse_agent(spec).choose(state) in state.moves()
+
+
+def test_a_return_to_an_earlier_position_is_a_draw_the_searching_side_dislikes():
+    root, move = first_return(CYCLING_GAME)
+    assert root.ply > 100
+    child = root.play(move)
+    done = alphabeta_search(GAME, root, Budget(depth=1))
+    values = {v.move: v.value for v in done.move_values}
+    assert values[move] == -GAME.repeat_contempt
+    assert values[move] != -GAME.evaluate(child)  # it would be, without the rule:
+    plain = alphabeta_search(GAME, root, Budget(depth=1), avoid_repeats=False)
+    assert {v.move: v.value for v in plain.move_values}[move] == -GAME.evaluate(child)
+
+
+def test_states_so_far_replay_the_game():
+    root, _ = first_return(CYCLING_GAME)
+    states = GAME.states_so_far(root)
+    assert len(states) == root.ply + 1 and states[-1] == root and states[0] == GAME.start()
+    assert all(b.history[:-1] == a.history for a, b in zip(states, states[1:]))
+
+
+def test_the_seed_engine_does_not_avoid_repeats():
+    """The course's engine knows nothing of repeats: it values the return by its
+    heuristic."""
+    root, move = first_return(CYCLING_GAME)
+    child = root.play(move)
+    assert GAME.seed_evaluate(child) != GAME.repeat_contempt
+    seed = make_agent("seed", depth=1).decide(root)
+    assert {v.move: v.value for v in seed.move_values}[move] == -GAME.seed_evaluate(child)

@@ -20,6 +20,7 @@ from plyground.core.games.boom import BOARD, BOOM, MAX_PLIES, BoomState
 from plyground.core.search.alphabeta import AlphaBeta, alphabeta_search
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.values import INFINITY, WIN, terminal_value
+from tests.core.positions import CYCLING_BOOM_GAME, first_return
 from tests.core.positions import careful_boom_game as careful_game
 
 GAME = get_game("boom")
@@ -206,7 +207,7 @@ def test_the_kernel_stops_at_its_node_limit_and_at_the_flag():
         fast.reset()
         return kernel.search(*kernel.kernel_position(state), 30, -INFINITY, INFINITY,
                              fast.keys, fast.checks, fast.values, fast.depths, fast.flags,
-                             fast.moves, fast.stamp, stop, limit)[1:]
+                             fast.moves, fast.stamp, fast.seen, 0, stop, limit)[1:]
 
     assert run(np.zeros(1, np.int64), 12_345) == (12_345, True)
     assert run(np.ones(1, np.int64), 10**9) == (1024, True)
@@ -224,3 +225,31 @@ def test_best_move_reads_the_table_and_reset_forgets_it():
     assert fast.best_move(deeper) in deeper.moves()
     fast.reset()
     assert fast.best_move(deeper) is None
+
+
+def test_returns_to_earlier_positions_score_as_in_python():
+    """Below a root late in a game that goes round a cycle, the kernel scores returns
+    as the Python search does: the same values and node counts, child by child, and
+    the same decisions through the backend."""
+    root, _ = first_return(CYCLING_BOOM_GAME)
+    roots = [GAME.parse_position(CYCLING_BOOM_GAME[:ply]) for ply in range(root.ply - 12,
+                                                                      root.ply + 12)]
+    fast = backend()
+    returns = 0
+    for state in roots:
+        for move in state.moves():
+            child = state.play(move)
+            reference = AlphaBeta(GAME, SearchControl(Budget()), avoid_repeats=True)
+            reference.set_root(state)
+            returns += GAME.repetition_key(child) in reference.seen
+            value = reference.negamax(child, 4, -INFINITY, INFINITY, path=(move,))
+            fast.reset()
+            fast.avoid(GAME.states_so_far(state))
+            assert fast.negamax(child, 4, -INFINITY, INFINITY, SearchControl(Budget()),
+                                0) == (value, reference.nodes), \
+                (GAME.format_position(state), move)
+        plain = alphabeta_search(GAME, state, Budget(depth=5))
+        through = alphabeta_search(GAME, state, Budget(depth=5), backend=fast)
+        assert (through.value, through.best_move, through.move_values, through.work) == \
+            (plain.value, plain.best_move, plain.move_values, plain.work)
+    assert returns > 0

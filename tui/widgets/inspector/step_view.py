@@ -144,7 +144,9 @@ class StepView(Horizontal, can_focus=True):
             value = describe_value(event.value, ply)
             text.append(f"leaving with {value} for {side}")
             source = {"leaf": " (heuristic at the depth limit)", "end": " (game over)",
-                      "table": " (from the transposition table)"}.get(event.source, "")
+                      "table": " (from the transposition table)",
+                      "repeat": " (a position the game has had: scored as a draw)"
+                      }.get(event.source, "")
             text.append(source + "\n")
             if event.cutoff:
                 text.append(f"         cut-off: value ≥ β, {event.pruned} move"
