@@ -1,9 +1,13 @@
-"""Agent against agent: one game, a match of many games played in parallel, its tally.
+"""Agent against agent: one game, a match of many games, a round-robin tournament of
+many matches, all played in parallel; their tallies.
 
 `turns` / `play_game` play one game; the CLI's `demo` watches it move by move. A match
 plays the same two agents (its *players*, 0 and 1) over numbered games with colours
-alternating: player 0 moves first in odd games, second in even ones. Nothing here
-prints; callers show progress and results.
+alternating: player 0 moves first in odd games, second in even ones. A tournament plays
+a match between every pair of its agents, each with a seed derived from the tournament
+seed and the pair's index (so `plyground match` with that seed replays the pair's
+games); `run_games` plays the games of any number of matches on one process pool.
+Nothing here prints; callers show progress and results.
 
 Match games run in worker processes started with "spawn" (never fork a process that
 may have threads), so what a worker runs lives at module level here, and what crosses
@@ -16,7 +20,9 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Iterable, Iterator, Sequence
 
 from .agents import Agent
@@ -141,24 +147,79 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
                       game.format_record(start, moves), len(moves))
 
 
-def run_match(game: Game, players: tuple[Agent, Agent], games: int, seed: int,
-              jobs: int) -> Iterator[GameResult]:
-    """Play games 1..`games` on up to `jobs` worker processes; yield each result as its
-    game ends (so not in number order).
+Players = tuple[Agent, Agent]
+
+
+def run_games(game: Game, matches: Sequence[tuple[Players, int]], games: int,
+              jobs: int) -> Iterator[tuple[int, GameResult]]:
+    """Play games 1..`games` of each match, given as (its players, its seed), on up to
+    `jobs` worker processes; yield (the match's index, the result) as each game ends
+    (so in no set order). Game 1 of every match is submitted first, then game 2...
 
     Closing the generator early (contextlib.closing), or Ctrl-C while it waits, stops
-    the match: games under way are cut short, the others never start, and the workers
-    have exited when it returns."""
+    the matches: games under way are cut short, the others never start, and the
+    workers have exited when it returns."""
     context = multiprocessing.get_context("spawn")
     stop_buffer = context.RawArray("b", 8)
-    with ProcessPoolExecutor(min(jobs, games), context, initializer=_start_worker,
+    with ProcessPoolExecutor(min(jobs, games * len(matches)), context,
+                             initializer=_start_worker,
                              initargs=(game.id, stop_buffer)) as pool:
         try:
-            futures = [pool.submit(match_game, game.spec, players, number, seed)
-                       for number in range(1, games + 1)]
+            futures = {pool.submit(match_game, game.spec, players, number, seed): index
+                       for number in range(1, games + 1)
+                       for index, (players, seed) in enumerate(matches)}
             for future in as_completed(futures):
-                yield future.result()
+                yield futures[future], future.result()
         except BaseException:  # Ctrl-C, a failed game, or the caller closed us
             StopFlag(stop_buffer).set()
             pool.shutdown(cancel_futures=True)
             raise
+
+
+def run_match(game: Game, players: Players, games: int, seed: int,
+              jobs: int) -> Iterator[GameResult]:
+    """The match's games, as `run_games` plays them."""
+    with closing(run_games(game, [(players, seed)], games, jobs)) as results:
+        for _, result in results:
+            yield result
+
+
+def round_robin(players: int) -> list[tuple[int, int]]:
+    """Every pair of players (a, b), a < b, in order: a tournament's matches."""
+    return list(combinations(range(players), 2))
+
+
+def pair_seed(seed: int, pair: int) -> int:
+    """The seed of a tournament's match `pair` (an index into its round_robin)."""
+    return derive_seed(seed, pair)
+
+
+def run_tournament(game: Game, agents: Sequence[Agent], games: int, seed: int,
+                   jobs: int) -> Iterator[tuple[int, GameResult]]:
+    """`games` games between every pair of `agents`: (pair index, result) as each ends,
+    the result's players 0 and 1 being the pair's a and b."""
+    matches = [((agents[a], agents[b]), pair_seed(seed, pair))
+               for pair, (a, b) in enumerate(round_robin(len(agents)))]
+    yield from run_games(game, matches, games, jobs)
+
+
+def cross_table(players: int, results: Iterable[tuple[int, GameResult]]
+                ) -> list[list[Tally | None]]:
+    """table[a][b]: player a's tally against b (None where a == b)."""
+    pairs = round_robin(players)
+    by_pair: list[list[GameResult]] = [[] for _ in pairs]
+    for pair, result in results:
+        by_pair[pair].append(result)
+    table: list[list[Tally | None]] = [[None] * players for _ in range(players)]
+    for (a, b), pair_results in zip(pairs, by_pair):
+        table[a][b], table[b][a] = tally(pair_results)
+    return table
+
+
+def scores(players: int, results: Iterable[tuple[int, GameResult]]
+           ) -> Iterator[tuple[int, int, float]]:
+    """Each game as (a, b, a's score: 1 for a win, 1/2 for a draw, 0 for a loss)."""
+    pairs = round_robin(players)
+    for pair, result in results:
+        a, b = pairs[pair]
+        yield a, b, 0.5 if result.winner is None else float(result.winner == 0)

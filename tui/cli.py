@@ -1,5 +1,5 @@
-"""The `plyground` command: open the app, watch agents play, play a match of many games,
-analyse a position, count positions. Every command takes a game spec (`parse_game`):
+"""The `plyground` command: open the app, watch agents play, play a match of many games
+or a rated tournament of many agents, analyse a position, count positions. Every command takes a game spec (`parse_game`):
 `connect4`, `cephalopod:rows=3,cols=3`.
 
 Every mistake a user can make ends the same way: one `error: ...` line on stderr and
@@ -19,7 +19,7 @@ import shlex
 import sys
 from contextlib import closing
 from dataclasses import asdict
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Iterator, Optional, TypeVar
 
 import typer
 from rich.box import SIMPLE
@@ -37,14 +37,18 @@ from plyground.core.game import GameEntry
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.rng import derive_seed
 from plyground.core.search.events import SearchDone
-from plyground.core.tournament import GameResult, run_match, tally, turns
+from plyground.core.ratings import elo_ratings
+from plyground.core.tournament import (GameResult, cross_table, pair_seed, round_robin,
+                                       run_match, run_tournament, scores, tally, turns)
 from plyground.core.values import SCORE, describe_value, proven
 
+from .cli_train import train_command
 from .text_board import render_board
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's convention for a run stopped by Ctrl-C
 HUMAN = "human"
+T = TypeVar("T")
 
 
 class OneLineErrors(TyperGroup):
@@ -225,7 +229,7 @@ def demo(
     typer.echo(game.format_record(start, played))
 
 
-# --- match ---------------------------------------------------------------------------
+# --- match and tournament -------------------------------------------------------------
 
 MatchFirst = Annotated[str, typer.Option(
     "--first", metavar="AGENT", help="one agent: it moves first in odd-numbered games",
@@ -233,6 +237,46 @@ MatchFirst = Annotated[str, typer.Option(
 MatchSecond = Annotated[str, typer.Option(
     "--second", metavar="AGENT", help="the other agent: it moves first in even-numbered "
     "games", show_default=False)]
+Seed = Annotated[Optional[int], typer.Option(
+    help="the seed of the games (default: a random one, shown in the line that "
+         "reproduces the run)", show_default=False)]
+Jobs = Annotated[Optional[int], typer.Option(
+    min=1, help="worker processes (default: one per core)", show_default=False)]
+
+
+def game_agent(game: Game, spec: str) -> Agent:
+    """The agent `spec` names, checked to play `game` before any worker starts."""
+    agent = parse_agent(spec)
+    if not agent.plays(game):
+        raise PlygroundError(f"{agent.title} cannot play {game.title}: "
+                             f"{agent.description}")
+    return agent
+
+
+def collect(running: Iterator[T], total: int, quiet: bool) -> tuple[list[T], bool]:
+    """The results of `total` games as `running` yields them, with a progress bar on
+    stderr (unless `quiet`, or stderr is no terminal); and whether Ctrl-C cut them
+    short, which stops the games under way."""
+    stderr = Console(stderr=True)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=stderr, transient=True,
+                        disable=quiet or not stderr.is_terminal)
+    results: list[T] = []
+    try:
+        with progress, closing(running):
+            task = progress.add_task("games", total=total)
+            for result in running:
+                results.append(result)
+                progress.advance(task)
+    except KeyboardInterrupt:
+        return results, True
+    return results, False
+
+
+def exit_if_interrupted(interrupted: bool, played: int, total: int) -> None:
+    if interrupted:
+        print(f"interrupted after {played} of {total} games", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED)
 
 
 def match_report(game: Game, specs: tuple[str, str], seed: int, command: str,
@@ -250,6 +294,10 @@ def match_report(game: Game, specs: tuple[str, str], seed: int, command: str,
     }
 
 
+def percent(score: float | None) -> str:
+    return "-" if score is None else f"{score:.1f}%"
+
+
 def print_match(game: Game, report: dict) -> None:
     console = Console(highlight=False)
     console.print(Text(f"{game.title} ({game.spec}), {len(report['results'])} games"))
@@ -259,10 +307,9 @@ def print_match(game: Game, report: dict) -> None:
     for header in ("wins", "draws", "losses", "score", "wins as 1st", "wins as 2nd"):
         table.add_column(header, justify="right")
     for total in report["totals"]:
-        score = "-" if total["score"] is None else f"{total['score']:.1f}%"
         table.add_row(total["agent"], str(total["wins"]), str(total["draws"]),
-                      str(total["losses"]), score, str(total["wins_first"]),
-                      str(total["wins_second"]))
+                      str(total["losses"]), percent(total["score"]),
+                      str(total["wins_first"]), str(total["wins_second"]))
     console.print(table)
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
@@ -274,11 +321,8 @@ def match(
     second: MatchSecond,
     games: Annotated[int, typer.Option(min=1, help="how many games to play",
                                        show_default=False)],
-    seed: Annotated[Optional[int], typer.Option(
-        help="the match seed (default: a random one, shown in the line that "
-             "reproduces the match)", show_default=False)] = None,
-    jobs: Annotated[Optional[int], typer.Option(
-        min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+    seed: Seed = None,
+    jobs: Jobs = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
         "for the --first agent, 1 for --second) and the totals")] = False,
@@ -294,35 +338,132 @@ def match(
     # As typed: the canonical spec drops a setting given at its default value
     # (random:seed=0 is written random), and the rerun would then derive that seed.
     specs = (first.strip(), second.strip())
-    players = (parse_agent(first), parse_agent(second))
+    players = (game_agent(game, first), game_agent(game, second))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     command = shlex.join(["plyground", "match", game.spec, "--first", specs[0], "--second",
                           specs[1], "--games", str(games), "--seed", str(seed)])
-    stderr = Console(stderr=True)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=stderr, transient=True,
-                        disable=as_json or not stderr.is_terminal)
-    results: list[GameResult] = []
-    interrupted = False
-    try:
-        with progress, closing(run_match(game, players, games, seed,
-                                         jobs or os.cpu_count() or 1)) as finished:
-            task = progress.add_task("games", total=games)
-            for result in finished:
-                results.append(result)
-                progress.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
+    results, interrupted = collect(
+        run_match(game, players, games, seed, jobs or os.cpu_count() or 1), games, as_json)
     results.sort(key=lambda result: result.number)
     report = match_report(game, specs, seed, command, results)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
         print_match(game, report)
-    if interrupted:
-        print(f"interrupted after {len(results)} of {games} games", file=sys.stderr)
-        raise typer.Exit(INTERRUPTED)
+    exit_if_interrupted(interrupted, len(results), games)
+
+
+def tournament_report(game: Game, specs: list[str], games: int, seed: int, command: str,
+                      results: list[tuple[int, GameResult]]) -> dict:
+    """Everything `tournament` says, as plain data: `--json` prints it, the text view
+    renders it. Agents are numbered from 0 in the order given. Each pair's games are
+    a match: their `first` and `winner` are 0 (the pair's first agent) or 1.
+    `cross_table[a][b]` is agent a's tally against b; `ratings` go best first."""
+    players = len(specs)
+    table = cross_table(players, results)
+    standings = []
+    for agent, (rating, row) in enumerate(zip(elo_ratings(players, scores(players, results)),
+                                              table)):
+        tallies = [cell for cell in row if cell is not None]
+        played, points = sum(t.games for t in tallies), sum(t.points for t in tallies)
+        standings.append({"agent": agent, "spec": specs[agent], "elo": rating.elo,
+                          "error": rating.error, "games": played, "points": points,
+                          "score": 100 * points / played if played else None})
+    standings.sort(key=lambda standing: -standing["elo"])
+    return {
+        "game": game.spec,
+        "agents": specs,
+        "games_per_pair": games,
+        "seed": seed,
+        "command": command,
+        "pairs": [{"agents": list(pair), "seed": pair_seed(seed, index),
+                   "results": [asdict(result) for played, result in results
+                               if played == index]}
+                  for index, pair in enumerate(round_robin(players))],
+        "cross_table": [[None if cell is None else asdict(cell) for cell in row]
+                        for row in table],
+        "ratings": [{"rank": rank, **standing}
+                    for rank, standing in enumerate(standings, 1)],
+    }
+
+
+def print_tournament(game: Game, report: dict) -> None:
+    console = Console(highlight=False)
+    played = sum(len(pair["results"]) for pair in report["pairs"])
+    console.print(Text(f"{game.title} ({game.spec}), {len(report['agents'])} agents, "
+                       f"{played} game{'' if played == 1 else 's'}"))
+    order = [standing["agent"] for standing in report["ratings"]]  # best first
+    specs = report["agents"]
+    width = max(map(len, specs))
+    console.print(Text("wins-draws-losses of each row's agent against each column's"))
+    table = Table(box=SIMPLE)
+    table.add_column("agent", no_wrap=True, min_width=width)
+    for agent in order:  # a spec's settings under its kind, to keep the columns narrow
+        table.add_column(specs[agent].replace(":", ":\n"), justify="right")
+    for row in order:
+        cells = [report["cross_table"][row][column] for column in order]
+        table.add_row(specs[row], *("" if cell is None else
+                                    f"{cell['wins']}-{cell['draws']}-{cell['losses']}"
+                                    for cell in cells))
+    console.print(table)
+    ratings = Table(box=SIMPLE)
+    ratings.add_column("rank", justify="right")
+    ratings.add_column("agent", no_wrap=True, min_width=width)
+    for header in ("Elo", "±", "games", "points", "score"):
+        ratings.add_column(header, justify="right")
+    for standing in report["ratings"]:
+        ratings.add_row(str(standing["rank"]), standing["spec"], f"{standing['elo']:.0f}",
+                        f"{standing['error']:.0f}", str(standing["games"]),
+                        f"{standing['points']:g}", percent(standing["score"]))
+    console.print(ratings)
+    typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
+
+
+@app.command(context_settings={"allow_extra_args": True})
+def tournament(
+    ctx: typer.Context,
+    game_spec: GameSpec,
+    agents: Annotated[Optional[list[str]], typer.Option(
+        "--agents", metavar="AGENT...", show_default=False,
+        help="the agents, two or more: --agents random greedy mcts:time=0.2, or "
+             "--agents repeated")] = None,
+    games: Annotated[int, typer.Option(min=1, help="how many games each pair plays")] = 10,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print one JSON object: each pair's games, the cross table "
+        "and the ratings")] = False,
+    seed: Seed = None,
+    jobs: Jobs = None,
+) -> None:
+    """Play every pair of agents against each other, colours alternating; rate them.
+
+    Each pair plays a match (see `match`) with a seed derived from the
+    tournament's; games run in parallel worker processes. Prints the cross
+    table and Elo ratings, best first (± is one standard error).
+    Ctrl-C stops the tournament and reports the games finished.
+    """
+    game = parse_game(game_spec)
+    specs = [spec.strip() for spec in [*(agents or []), *ctx.args]]  # as typed, see match
+    if len(specs) < 2:
+        raise PlygroundError("a tournament needs two agents or more: --agents A B ...")
+    if len(set(specs)) < len(specs):
+        raise PlygroundError("every agent of a tournament must be named once")
+    players = [game_agent(game, spec) for spec in specs]
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    command = shlex.join(["plyground", "tournament", game.spec, "--agents", *specs,
+                          "--games", str(games), "--seed", str(seed)])
+    total = games * len(round_robin(len(specs)))
+    results, interrupted = collect(
+        run_tournament(game, players, games, seed, jobs or os.cpu_count() or 1), total,
+        as_json)
+    results.sort(key=lambda result: (result[0], result[1].number))
+    report = tournament_report(game, specs, games, seed, command, results)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        print_tournament(game, report)
+    exit_if_interrupted(interrupted, len(results), total)
 
 
 # --- analyze -------------------------------------------------------------------------
@@ -439,6 +580,9 @@ def count_positions(
     game = parse_game(game_spec)
     for n, count in enumerate((distinct_positions if distinct else perft)(game, depth)):
         typer.echo(f"{n} {count}")
+
+
+app.command("train")(train_command)
 
 
 def main() -> None:

@@ -11,18 +11,42 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
 from plyground.core import AGENT_KINDS, PlygroundError, game_entries, get_game
+from plyground.core.ga_profile import DEFAULT_PROFILE, load_profile, saved_profiles
 from plyground.core.match import HUMAN, parse_side
 
 from ..widgets.boards import BOARDS
 
-PLAYER_CHOICES = [("Human", HUMAN)] + [(cls.title, kind) for kind, cls in AGENT_KINDS.items()]
+GA = "ga"  # the strategy agent: one choice per saved profile
+
+
+def profile_choice(path) -> str:
+    return f"{GA}:profile={path}"
+
+
+def agent_choices() -> list[tuple[str, str]]:
+    """(title, choice) for the player menu: Human, every agent kind, and the strategy
+    agent once per saved profile, its choice `ga:profile=PATH` (read anew each time,
+    so a profile trained meanwhile appears)."""
+    choices = [("Human", HUMAN)]
+    for kind, cls in AGENT_KINDS.items():
+        if kind == GA:
+            choices += [(f"GA: {profile.name}", profile_choice(path))
+                        for path, profile in saved_profiles()]
+        else:
+            choices.append((cls.title, kind))
+    return choices
+
+
+def kind_of(choice: str) -> str:
+    """The agent kind of a menu choice (`ga:profile=...` is the kind `ga`)."""
+    return choice.partition(":")[0]
 
 
 def player_choices(game) -> list[tuple[str, str]]:
     """Human, then every agent that can play `game` (the seed engine only where the
-    game has one)."""
-    return [(title, kind) for title, kind in PLAYER_CHOICES
-            if kind == HUMAN or AGENT_KINDS[kind].plays(game)]
+    game has one, the strategy agent only in Connect 4)."""
+    return [(title, choice) for title, choice in agent_choices()
+            if choice == HUMAN or AGENT_KINDS[kind_of(choice)].plays(game)]
 DEFAULT_OPPONENT = "mcts"
 # "You play" choices: which sides are human
 ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, True)),
@@ -35,7 +59,7 @@ def playable_games():
 
 
 def main_setting(kind: str):
-    cls = AGENT_KINDS.get(kind)
+    cls = AGENT_KINDS.get(kind_of(kind))
     if cls is None or cls.main_setting is None:
         return None
     return next(s for s in cls.settings_spec if s.name == cls.main_setting)
@@ -45,7 +69,8 @@ def spec_for(kind: str, value: str, seed: int) -> str:
     """The agent spec a side's row describes (seeded agents get this game's seed)."""
     if kind == HUMAN:
         return HUMAN
-    settings = []
+    kind, _, chosen = kind.partition(":")
+    settings = [chosen] if chosen else []
     setting = main_setting(kind)
     if setting is not None and value.strip():
         settings.append(f"{setting.name}={value.strip()}")
@@ -59,6 +84,8 @@ def row_from_spec(spec: str) -> tuple[str, str]:
     agent = parse_side(spec)
     if agent is None:
         return HUMAN, ""
+    if agent.kind == GA:
+        return profile_choice(agent.settings["profile"] or DEFAULT_PROFILE), ""
     setting = main_setting(agent.kind)
     value = agent.settings.get(setting.name) if setting else None
     return agent.kind, "" if value is None else f"{value:g}" if isinstance(value, float) \
@@ -80,12 +107,16 @@ class SideRow(Horizontal):
         super().__init__(id=f"side-{side}")
         self.side = side
         self.initial = (kind, value)
-        self.choices = PLAYER_CHOICES
+        self.choices = agent_choices()
+        self.extra = []  # a profile file from the command line that is not installed
+        if kind.startswith(f"{GA}:") and kind not in {c for _, c in self.choices}:
+            self.extra = [(f"GA: {load_profile(kind.partition('=')[2]).name}", kind)]
+        self.choices += self.extra
 
     def compose(self) -> ComposeResult:
         kind, value = self.initial
         yield Label(id=f"side-label-{self.side}")
-        yield Select(PLAYER_CHOICES, value=kind, allow_blank=False, id=f"player-{self.side}")
+        yield Select(self.choices, value=kind, allow_blank=False, id=f"player-{self.side}")
         yield Input(value=value, id=f"setting-{self.side}")
         yield Static(classes="setting-help", id=f"help-{self.side}")
 
@@ -105,6 +136,8 @@ class SideRow(Horizontal):
 
     def offer(self, choices: list[tuple[str, str]]) -> None:
         """Offer these players; one no longer offered gives way to the default."""
+        if any(kind_of(choice) == GA for _, choice in choices):
+            choices = choices + self.extra
         if choices == self.choices:
             return
         self.choices = choices
@@ -121,7 +154,7 @@ class SideRow(Horizontal):
         if setting is None:
             box.value = ""
             help_text.update("plays with keys or mouse" if kind == HUMAN
-                             else AGENT_KINDS[kind].description)
+                             else AGENT_KINDS[kind_of(kind)].description)
             return
         if not keep_value:
             box.value = "" if setting.default is None else str(setting.default)

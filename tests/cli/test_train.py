@@ -1,0 +1,47 @@
+"""`plyground train connect4-ga`: the same seed saves the same bytes, the profile is
+installed for the menu and plays, and bad settings are one clear line."""
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from plyground.core import get_game, parse_agent
+from plyground.core.ga_profile import load_profile, saved_profiles
+from plyground.tui import cli
+
+SMALL = ["--population", "4", "--generations", "2", "--survivors", "2", "--seed", "5",
+         "--jobs", "1"]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli.app, list(args))
+
+
+def test_training_twice_with_one_seed_saves_the_same_profile(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path / "installed"))
+    first, second = tmp_path / "a" / "best.json", tmp_path / "b" / "best.json"
+    first.parent.mkdir()
+    second.parent.mkdir()
+    for out in (first, second):
+        result = invoke("train", "connect4-ga", *SMALL, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    assert first.read_bytes() == second.read_bytes()
+    lines = result.output.splitlines()
+    assert sum(line.startswith("generation ") for line in lines) == 2
+    assert "fitness per generation" in result.output
+    profile = load_profile(first)
+    assert profile.name == "best"
+    assert (tmp_path / "installed" / "best.json").read_bytes() == first.read_bytes()
+    assert profile in [p for _, p in saved_profiles()]
+    agent = parse_agent(f"ga:profile={first},seed=2")
+    state = get_game("connect4").start()
+    assert agent.choose(state) in state.moves()
+
+
+def test_bad_training_settings_are_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path))
+    result = invoke("train", "connect4-ga", "--population", "4", "--survivors", "4",
+                    "--out", str(tmp_path / "x.json"))
+    assert result.exit_code == 2 and "survivors" in result.output
+    result = invoke("train", "chess-ga", "--out", str(tmp_path / "x.json"))
+    assert result.exit_code == 2 and "unknown trainer 'chess-ga'" in result.output
+    assert not (tmp_path / "x.json").exists()

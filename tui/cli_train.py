@@ -1,0 +1,126 @@
+"""`plyground train`: tune an agent. For now one trainer, `connect4-ga`: the genetic
+algorithm of `core/genetic.py` for the Connect 4 strategy agent.
+
+While it runs: a progress bar on stderr and a line per generation; at the end a chart
+of fitness over the generations and the best profile saved (and installed, so the app's
+menu offers it). Ctrl-C stops it cleanly and keeps the best profile so far.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import closing
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.text import Text
+
+from plyground.core.ga_profile import Profile, install_profile, save_profile
+from plyground.core.game import UnknownName
+from plyground.core.games.connect4_strategies import GENE_NAMES
+from plyground.core.genetic import (Generation, TrainingSettings, train,
+                                    units_per_generation)
+
+TRAINERS = ("connect4-ga",)
+INTERRUPTED = 130
+CHART_WIDTH = 40
+
+
+def genes_text(genes) -> str:
+    return " ".join(f"{name}={value:.2f}" for name, value in zip(GENE_NAMES, genes))
+
+
+GENES_HEADER = ("genes: the probability of each pair's first strategy, "
+                f"in the order {', '.join(GENE_NAMES)}")
+
+
+def generation_line(generation: Generation) -> str:
+    genes = " ".join(f"{value:.2f}" for value in generation.best)
+    return (f"generation {generation.number:>3}  best {generation.best_fitness:.3f}  "
+            f"mean {generation.mean_fitness:.3f}  best genes {genes}")
+
+
+def fitness_chart(generations: list[Generation]) -> Text:
+    """Best (█) and mean (░) fitness per generation, as bars on a 0-1 scale."""
+    chart = Text()
+    chart.append("fitness per generation (█ best, ░ mean; full width = 1.0)\n",
+                 style="bold")
+    for generation in generations:
+        best = round(generation.best_fitness * CHART_WIDTH)
+        mean = round(generation.mean_fitness * CHART_WIDTH)
+        chart.append(f"{generation.number:>4} ")
+        chart.append("█" * min(best, mean), style="green")
+        chart.append("█" * max(best - mean, 0), style="bold green")
+        chart.append("░" * max(mean - best, 0), style="dim")
+        chart.append(" " * (CHART_WIDTH - max(best, mean)))
+        chart.append(f" {generation.best_fitness:.3f}  {generation.mean_fitness:.3f}\n")
+    return chart
+
+
+def train_command(
+    trainer: Annotated[str, typer.Argument(
+        help="what to train: connect4-ga (the Connect 4 strategy agent's genes)",
+        show_default=False)],
+    population: Annotated[int, typer.Option(min=3, help="profiles per generation")] = 12,
+    generations: Annotated[int, typer.Option(min=1, help="generations to run")] = 20,
+    survivors: Annotated[int, typer.Option(
+        min=2, help="profiles kept each generation; pairs of them are crossed")] = 6,
+    mutation: Annotated[float, typer.Option(
+        min=0, max=1, help="how far a mutation moves one gene")] = 0.1,
+    seed: Annotated[int, typer.Option(help="the training seed: same seed, same result")] = 1,
+    out: Annotated[Path, typer.Option(help="where to save the best profile")] = Path(
+        "best.json"),
+    name: Annotated[Optional[str], typer.Option(
+        help="the profile's name (default: the file's name)", show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+) -> None:
+    """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent.
+
+    Each generation plays a round robin (each pair both colours), keeps the
+    fittest, crosses them (the seed's intelligent crossover) and mutates the
+    children. The best profile is saved to --out and installed, so the app
+    offers it; play it with: plyground play connect4 --second ga:profile=FILE
+    """
+    if trainer not in TRAINERS:
+        raise UnknownName(f"unknown trainer {trainer!r} (trainers: {', '.join(TRAINERS)})")
+    settings = TrainingSettings(population, generations, survivors, mutation, seed)
+    settings.check()
+    stderr = Console(stderr=True)
+    console = Console(highlight=False)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TimeRemainingColumn(), console=stderr,
+                        transient=True, disable=not stderr.is_terminal)
+    finished: list[Generation] = []
+    interrupted = False
+    console.print(GENES_HEADER)
+    try:
+        with progress:
+            task = progress.add_task("training",
+                                     total=generations * units_per_generation(settings))
+            run = train(settings, jobs or os.cpu_count() or 1,
+                        lambda done: progress.advance(task, done))
+            with closing(run):
+                for generation in run:
+                    finished.append(generation)
+                    console.print(generation_line(generation))
+    except KeyboardInterrupt:
+        interrupted = True
+    if not finished:
+        print("stopped before the first generation ended: nothing saved", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED)
+    console.print(fitness_chart(finished))
+    best = Profile(name or out.stem, finished[-1].best)
+    save_profile(best, out)
+    installed = install_profile(best, out)
+    console.print(f"best profile ({genes_text(best.genes)}) saved to {out} and "
+                  f"installed as {installed}, so the app's menu offers it")
+    console.print(f"play it: plyground play connect4 --second ga:profile={out}")
+    if interrupted:
+        print(f"interrupted after {len(finished)} of {generations} generations: "
+              "the best so far is saved", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED)
