@@ -31,7 +31,7 @@ from typing import Callable, Iterator, Sequence
 from .game import PlygroundError, get_game
 from .games.connect4_strategies import GENE_NAMES, choose_column
 from .rng import SplitMix64, derive_seed
-from .tournament import _start_worker
+from .tournament import start_worker
 
 Genes = tuple[float, ...]
 GENE_DIGITS = 6  # genes are rounded so that a saved profile reads back the same
@@ -164,7 +164,7 @@ def train(settings: TrainingSettings, jobs: int,
     population = first_population(settings)
     context = multiprocessing.get_context("spawn")
     stop_buffer = context.RawArray("b", 8)
-    with ProcessPoolExecutor(jobs, context, initializer=_start_worker,
+    with ProcessPoolExecutor(jobs, context, initializer=start_worker,
                              initargs=("connect4", stop_buffer)) as pool:
         try:
             for number in range(1, settings.generations + 1):

@@ -123,7 +123,7 @@ def seeded(agent: Agent, seed: int, number: int, side: int) -> Agent:
 _worker_stop: StopFlag | None = None  # in a match worker, the parent's stop flag
 
 
-def _start_worker(game_id: str, stop_buffer) -> None:
+def start_worker(game_id: str, stop_buffer) -> None:
     """Runs once in each worker, before its first game."""
     global _worker_stop
     # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
@@ -162,7 +162,7 @@ def run_games(game: Game, matches: Sequence[tuple[Players, int]], games: int,
     context = multiprocessing.get_context("spawn")
     stop_buffer = context.RawArray("b", 8)
     with ProcessPoolExecutor(min(jobs, games * len(matches)), context,
-                             initializer=_start_worker,
+                             initializer=start_worker,
                              initargs=(game.id, stop_buffer)) as pool:
         try:
             futures = {pool.submit(match_game, game.spec, players, number, seed): index
