@@ -47,8 +47,8 @@ def generation_line(generation: Generation) -> str:
 def fitness_chart(generations: list[Generation]) -> Text:
     """Best (█) and mean (░) fitness per generation, as bars on a 0-1 scale."""
     chart = Text()
-    chart.append("fitness per generation (█ best, ░ mean; full width = 1.0)\n",
-                 style="bold")
+    chart.append("fitness per generation (█ best, ░ mean; full width = 1.0; every game "
+                 "hands out one point, so the mean is 0.5)\n", style="bold")
     for generation in generations:
         best = round(generation.best_fitness * CHART_WIDTH)
         mean = round(generation.mean_fitness * CHART_WIDTH)

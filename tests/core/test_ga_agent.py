@@ -258,10 +258,15 @@ def test_agent_with_a_bad_profile_fails_when_made(tmp_path):
         parse_agent(f"ga:profile={tmp_path / 'absent.json'}")
 
 
-def test_agent_is_seeded():
+def test_agent_is_seeded(tmp_path):
+    """With even genes, the draws change the move: the seed decides which."""
+    path = tmp_path / "even.json"
+    save_profile(Profile("even", (0.5,) * 4), path)
     state = GAME.parse_position("43")
-    picks = [parse_agent(f"ga:seed={seed}").choose(state) for seed in range(30)]
-    assert picks == [parse_agent(f"ga:seed={seed}").choose(state) for seed in range(30)]
+    agents = [parse_agent(f"ga:profile={path},seed={seed}") for seed in range(30)]
+    picks = [agent.choose(state) for agent in agents]
+    assert picks == [parse_agent(f"ga:profile={path},seed={seed}").choose(state)
+                     for seed in range(30)]
     assert len(set(picks)) > 1
 
 
