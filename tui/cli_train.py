@@ -90,11 +90,13 @@ def train_command(
         raise UnknownName(f"unknown trainer {trainer!r} (trainers: {', '.join(TRAINERS)})")
     settings = TrainingSettings(population, generations, survivors, mutation, seed)
     settings.check()
-    stderr = Console(stderr=True)
     console = Console(highlight=False)
+    # The bar goes where the generation lines go when that is a terminal (rich then
+    # prints the lines above it), else to stderr, and only ever to a terminal.
+    bar_console = console if console.is_terminal else Console(stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TimeRemainingColumn(), console=stderr,
-                        transient=True, disable=not stderr.is_terminal)
+                        TimeElapsedColumn(), TimeRemainingColumn(), console=bar_console,
+                        transient=True, disable=not bar_console.is_terminal)
     finished: list[Generation] = []
     interrupted = False
     console.print(GENES_HEADER)
