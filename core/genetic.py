@@ -31,7 +31,7 @@ from typing import Callable, Iterator, Sequence
 from .game import PlygroundError, get_game
 from .games.connect4_strategies import GENE_NAMES, choose_column
 from .rng import SplitMix64, derive_seed
-from .tournament import start_worker
+from .tournament import round_robin, start_worker
 
 Genes = tuple[float, ...]
 GENE_DIGITS = 6  # genes are rounded so that a saved profile reads back the same
@@ -142,10 +142,6 @@ def first_population(settings: TrainingSettings) -> list[Genes]:
             for _ in range(settings.population)]
 
 
-def round_robin_pairs(size: int) -> list[tuple[int, int]]:
-    return list(itertools.combinations(range(size), 2))
-
-
 def crossing_pairs(survivors: int, children: int) -> list[tuple[int, int]]:
     """Which ranked survivors to cross for `children` children: the pairs in order of
     their ranks' sum (the fittest pairs first), again from the start if there are too
@@ -180,13 +176,13 @@ def train(settings: TrainingSettings, jobs: int,
 
 
 def units_per_generation(settings: TrainingSettings) -> int:
-    return (len(round_robin_pairs(settings.population))
+    return (len(round_robin(settings.population))
             + settings.population - settings.survivors)
 
 
 def rank(population: Sequence[Genes], number: int, settings: TrainingSettings, pool,
          progress: Callable[[int], None]) -> Generation:
-    pairs = round_robin_pairs(len(population))
+    pairs = round_robin(len(population))
     seeds = [derive_seed(settings.seed, (number << 32) | (i << 16) | j) for i, j in pairs]
     scores = [0.0] * len(population)
     jobs = pool.map(points, [population[i] for i, _ in pairs],
