@@ -1,5 +1,6 @@
 """The `plyground` command: open the app, watch agents play, play a match of many games
-or a rated tournament of many agents, analyse a position, count positions. Every command takes a game spec (`parse_game`):
+or a rated tournament of many agents, analyse a position, count positions, train an
+agent (cli_train.py). Every command on a game takes a game spec (`parse_game`):
 `connect4`, `cephalopod:rows=3,cols=3`.
 
 Every mistake a user can make ends the same way: one `error: ...` line on stderr and
