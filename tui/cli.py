@@ -1,6 +1,6 @@
 """The `plyground` command: open the app, watch agents play, play a match of many games
 or a rated tournament of many agents, analyse a position, count positions, train an
-agent (cli_train.py). Every command on a game takes a game spec (`parse_game`):
+agent (cli_train.py), solve Connect 4 positions exactly (cli_solve.py). Every command on a game takes a game spec (`parse_game`):
 `connect4`, `cephalopod:rows=3,cols=3`.
 
 Every mistake a user can make ends the same way: one `error: ...` line on stderr and
@@ -43,6 +43,7 @@ from plyground.core.tournament import (GameResult, cross_table, pair_seed, round
                                        run_match, run_tournament, scores, tally, turns)
 from plyground.core.values import SCORE, describe_value, proven
 
+from .cli_solve import solve_command
 from .cli_train import train_command
 from .text_board import render_board
 
@@ -584,6 +585,7 @@ def count_positions(
 
 
 app.command("train")(train_command)
+app.command("solve")(solve_command)
 
 
 def main() -> None:

@@ -1,0 +1,234 @@
+"""Connect 4 exact solver: negamax with alpha-beta on bitboards, null-window searches
+narrowing the score, a transposition table of bounds, and moves ordered by the threats
+they make (the well-known public solver's method, compiled with numba).
+
+Scores follow rules/connect4.md: for the side to move, a win with its k-th stone
+scores 22 - k, a loss k - 22, a draw 0; with n stones down, a win on the next move
+scores (43 - n) // 2.
+
+A position is `position` (the side to move's stones) and `mask` (all stones), uint64
+bitboards in the layout of `games/gravity.py` (column-major, 7 bits a column, the top
+one a guard), and `moves`, the stones down. The search keeps one invariant: `negamax`
+is never called on a position whose side to move can win at once (the caller checks
+first, and every move tried blocks the opponent's immediate wins).
+
+The table has a prime number of slots; a slot holds the key's low 32 bits, which with
+the slot number (the key modulo the prime) pins the 49-bit key exactly, above one byte:
+an upper bound (1..37) or a lower bound (38..74) on the position's score; 0 is empty.
+Bounds hold for good, so the table serves every later position too.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games.connect4 import BOARD, HEIGHT, WIDTH
+from . import bits
+from .bits import popcount
+
+BOTTOM, TOP, COLUMN, BOTTOM_ROW, FULL, DIRECTIONS = bits.gravity_arrays(BOARD)
+CELLS = WIDTH * HEIGHT
+MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
+MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
+ORDER = np.array([3, 2, 4, 1, 5, 0, 6], np.int64)  # centre columns first
+TABLE_SIZE = 16777259  # the first prime above 2 ** 24
+LOWER_OFFSET = MAX_SCORE - 2 * MIN_SCORE + 2  # lower bounds are stored above the uppers
+INVALID = -1000  # the public solver's score for a full column
+
+ZERO = np.uint64(0)
+ONE, TWO, THREE, EIGHT = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(8)
+STRIDE = np.uint64(BOARD.stride)
+LOW32 = np.uint64(0xFFFFFFFF)
+BYTE = np.uint64(0xFF)
+SLOTS = np.uint64(TABLE_SIZE)
+
+
+@njit(cache=True, nogil=True)
+def winning_cells(position, mask):
+    """The empty cells where `position` would complete a four (bits.completing_cells
+    with the 7 x 6 board's shifts written out: this is the solver's hot spot)."""
+    found = (position << ONE) & (position << TWO) & (position << THREE)  # vertical
+    for d in (STRIDE, STRIDE - ONE, STRIDE + ONE):  # horizontal, both diagonals
+        pairs = (position << d) & (position << (d + d))
+        found |= pairs & (position << (d + d + d))
+        found |= pairs & (position >> d)
+        pairs = (position >> d) & (position >> (d + d))
+        found |= pairs & (position >> (d + d + d))
+        found |= pairs & (position << d)
+    return found & (FULL ^ mask)
+
+
+@njit(cache=True, nogil=True)
+def playable(mask):
+    return (mask + BOTTOM_ROW) & FULL
+
+
+@njit(cache=True, nogil=True)
+def non_losing_moves(position, mask):
+    """The playable cells after which the opponent cannot win at once: the one that
+    blocks its only immediate win if it has one (none if it has two), never the cell
+    under one of its winning cells."""
+    moves = playable(mask)
+    threats = winning_cells(position ^ mask, mask)
+    forced = moves & threats
+    if forced:
+        if forced & (forced - ONE):
+            return ZERO
+        moves = forced
+    return moves & ~(threats >> ONE)
+
+
+@njit(cache=True, nogil=True)
+def negamax(position, mask, moves, alpha, beta, table, scratch):
+    """The score if it lies in (alpha, beta); else a bound on the side it fell.
+
+    `table[slot]` is the key's low 32 bits above the stored byte (see the module's
+    doc); `scratch[moves]` holds this node's ordered moves as score * 8 + column, and
+    `scratch[CELLS + 1, 0]` counts the nodes."""
+    scratch[CELLS + 1, 0] += 1
+    candidates = non_losing_moves(position, mask)
+    if candidates == ZERO:
+        return -((CELLS - moves) // 2)
+    if moves >= CELLS - 2:  # the last two stones cannot make a four any more
+        return 0
+    low = -((CELLS - 2 - moves) // 2)  # the opponent cannot win with its next stone
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (CELLS - 1 - moves) // 2  # nor can we win with this one
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+    key = position + mask
+    slot = key % SLOTS
+    tag = (key & LOW32) << EIGHT
+    entry = table[slot]
+    if entry & BYTE and (entry & ~BYTE) == tag:
+        stored = np.int64(entry & BYTE)
+        if stored > MAX_SCORE - MIN_SCORE + 1:
+            low = stored - LOWER_OFFSET
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+        else:
+            high = stored + MIN_SCORE - 1
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+    # order: most new winning cells first, ties centre first (insertion sort)
+    count = 0
+    for i in range(WIDTH - 1, -1, -1):
+        column = ORDER[i]
+        move = candidates & COLUMN[column]
+        if move:
+            entry_key = popcount(winning_cells(position | move, mask)) * 8 + column
+            at = count
+            while at > 0 and scratch[moves, at - 1] >> 3 > entry_key >> 3:
+                scratch[moves, at] = scratch[moves, at - 1]
+                at -= 1
+            scratch[moves, at] = entry_key
+            count += 1
+    for i in range(count - 1, -1, -1):
+        move = candidates & COLUMN[scratch[moves, i] & 7]
+        score = -negamax(position ^ mask, mask | move, moves + 1, -beta, -alpha, table,
+                         scratch)
+        if score >= beta:
+            table[slot] = tag | np.uint64(score + LOWER_OFFSET)
+            return score
+        if score > alpha:
+            alpha = score
+    table[slot] = tag | np.uint64(alpha - MIN_SCORE + 1)
+    return alpha
+
+
+@njit(cache=True, nogil=True)
+def truncated_half(value):
+    """value / 2 rounded toward zero, as the public solver's C++ divides."""
+    return value // 2 if value >= 0 else -((-value) // 2)
+
+
+@njit(cache=True, nogil=True)
+def solve(position, mask, moves, weak, table, scratch):
+    """The exact score of a position no one has won (weak: only its sign, -1, 0 or 1),
+    by null-window searches that halve the range of scores still possible."""
+    if winning_cells(position, mask) & playable(mask):
+        return 1 if weak else (CELLS + 1 - moves) // 2
+    low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
+    if weak:
+        low, high = -1, 1
+    while low < high:
+        middle = low + (high - low) // 2
+        if middle <= 0 and truncated_half(low) < middle:
+            middle = truncated_half(low)
+        elif middle >= 0 and truncated_half(high) > middle:
+            middle = truncated_half(high)
+        score = negamax(position, mask, moves, middle, middle + 1, table, scratch)
+        if score <= middle:
+            high = score
+        else:
+            low = score
+    if weak:  # a table bound from an earlier strong solve can overshoot the window
+        return max(-1, min(1, low))
+    return low
+
+
+@njit(cache=True, nogil=True)
+def analyze(position, mask, moves, weak, table, scratch, scores):
+    """Each column's score for the side to move if it plays there (INVALID if full)."""
+    for column in range(WIDTH):
+        if mask & TOP[column]:
+            scores[column] = INVALID
+            continue
+        move = (mask + BOTTOM[column]) & COLUMN[column]
+        if winning_cells(position, mask) & move:
+            scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
+        else:
+            scores[column] = -solve(position ^ mask, mask | move, moves + 1, weak, table,
+                                    scratch)
+
+
+class Solver:
+    """The solver with its table (128 MB, kept between positions: its bounds hold for
+    every position) and a node count."""
+
+    def __init__(self) -> None:
+        self.table = np.zeros(TABLE_SIZE, np.uint64)
+        self.table.fill(0)  # touch every page now, not one page fault per new slot
+        self.scratch = np.zeros((CELLS + 2, WIDTH), np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the solver was made."""
+        return int(self.scratch[CELLS + 1, 0])
+
+    def reset(self) -> None:
+        """Forget the table."""
+        self.table[:] = 0
+
+    def solve(self, state, weak: bool = False) -> int:
+        """The score of a Connect 4 state that is not over (see the module's doc)."""
+        return int(solve(*kernel_position(state), weak, self.table, self.scratch))
+
+    def analyze(self, state, weak: bool = False) -> list[int]:
+        scores = np.zeros(WIDTH, np.int64)
+        analyze(*kernel_position(state), weak, self.table, self.scratch, scores)
+        return [int(score) for score in scores]
+
+
+def kernel_position(state) -> tuple:
+    """(position, mask, moves): the side to move's stones, all stones, their number."""
+    return (np.uint64(state.pieces[state.to_move]),
+            np.uint64(state.pieces[0] | state.pieces[1]), state.ply)
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from numba's cache) on a small table."""
+    from ..games.connect4 import GAME
+
+    solver = Solver()
+    solver.solve(GAME.parse_position("4455443322"), weak=True)
+    solver.analyze(GAME.parse_position("4455"), weak=True)

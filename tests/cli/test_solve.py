@@ -1,0 +1,44 @@
+"""`plyground solve connect4`: the public solver's input and output, line for line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from plyground.tui import cli
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4"
+
+
+def run(text: str, *options: str):
+    return CliRunner().invoke(cli.app, ["solve", "connect4", *options], input=text)
+
+
+def test_it_prints_each_position_with_its_score():
+    lines = (DATA / "Test_L3_R1").read_text().splitlines()[:30]
+    result = run("".join(line.split()[0] + "\n" for line in lines))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == lines  # the data file's own format
+
+
+def test_a_bad_line_is_reported_and_the_next_is_solved():
+    result = run("4444444\n2252576253462244111563365343671351441\nx1\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["2252576253462244111563365343671351441 -1"]
+    assert "line 1:" in result.stderr and "column 4, which is full" in result.stderr
+    assert "line 3:" in result.stderr and "'x'" in result.stderr
+
+
+def test_analyze_gives_seven_column_scores_and_weak_their_signs():
+    position = "2252576253462244111563365343671351441"
+    strong = run(position + "\n", "--analyze").stdout.split()
+    assert strong[0] == position and len(strong) == 8
+    scores = [int(s) for s in strong[1:]]
+    assert max(scores) == -1 and scores[:5] == [-1000] * 5  # full columns
+    weak = [int(s) for s in run(position + "\n", "-a", "-w").stdout.split()[1:]]
+    assert weak == [-1000 if s == -1000 else (s > 0) - (s < 0) for s in scores]
+
+
+def test_other_games_have_no_solver():
+    result = CliRunner().invoke(cli.app, ["solve", "quarto"], input="\n")
+    assert result.exit_code == 2 and "no exact solver for Quarto" in result.output

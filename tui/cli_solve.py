@@ -1,0 +1,52 @@
+"""`plyground solve connect4`: the exact solver on standard input, line for line as the
+well-known public solver reads and writes (so benchmark scripts written for it run
+unchanged): one position a line in column-digit notation (an empty line is the start),
+out `<position> <score>`; with --analyze, `<position>` and the seven column scores
+(-1000 for a full column); with --weak, scores are -1, 0 or 1. A bad line prints an
+error naming it on stderr and the next line is read.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from plyground.core import PlygroundError, parse_game
+
+
+def solve_command(
+    game_spec: Annotated[str, typer.Argument(
+        metavar="GAME", help="the game: connect4 (the only one with an exact solver)",
+        show_default=False)],
+    analyze: Annotated[bool, typer.Option(
+        "--analyze", "-a", help="print each column's score instead of the position's")
+    ] = False,
+    weak: Annotated[bool, typer.Option(
+        "--weak", "-w", help="only win (1), draw (0) or loss (-1)")] = False,
+) -> None:
+    """Solve positions read from standard input, one a line, exactly.
+
+    A position is the columns played, e.g. 4453; an empty line is the start.
+    Prints `<position> <score>` a line: for the side to move, a win with its
+    k-th stone scores 22 - k, a loss k - 22, a draw 0.
+    """
+    game = parse_game(game_spec)
+    if game.id != "connect4":
+        raise PlygroundError(f"there is no exact solver for {game.title}: only for "
+                             "Connect 4")
+    from plyground.core.fast.c4solver import Solver
+
+    solver = Solver()
+    for number, line in enumerate(sys.stdin, start=1):
+        text = line.strip()
+        try:
+            state = game.parse_position(text)
+        except PlygroundError as error:
+            print(f"line {number}: {error}", file=sys.stderr, flush=True)
+            continue
+        if analyze:
+            scores = " ".join(str(score) for score in solver.analyze(state, weak))
+            print(f"{text} {scores}", flush=True)
+        else:
+            print(f"{text} {solver.solve(state, weak)}", flush=True)
