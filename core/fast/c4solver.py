@@ -230,5 +230,5 @@ def warm_up() -> None:
     from ..games.connect4 import GAME
 
     solver = Solver()
-    solver.solve(GAME.parse_position("4455443322"), weak=True)
+    solver.solve(GAME.parse_position("445566"), weak=True)
     solver.analyze(GAME.parse_position("4455"), weak=True)
