@@ -19,6 +19,8 @@ Bounds hold for good, so the table serves every later position too.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
@@ -191,6 +193,14 @@ def analyze(position, mask, moves, weak, table, scratch, scores):
                                     scratch)
 
 
+@njit(cache=True, nogil=True)
+def solve_batch(positions, masks, moves, weak, table, scratch, scores, first, step):
+    """scores[i] = solve(position i) for i = first, first + step, ... (a thread's share
+    of a batch: threads share the table, each has its own scratch)."""
+    for i in range(first, len(positions), step):
+        scores[i] = solve(positions[i], masks[i], moves[i], weak, table, scratch)
+
+
 class Solver:
     """The solver with its table (128 MB, kept between positions: its bounds hold for
     every position) and a node count."""
@@ -212,6 +222,23 @@ class Solver:
     def solve(self, state, weak: bool = False) -> int:
         """The score of a Connect 4 state that is not over (see the module's doc)."""
         return int(solve(*kernel_position(state), weak, self.table, self.scratch))
+
+    def solve_many(self, states, weak: bool = False, threads: int = 1) -> list[int]:
+        """Every state's score, `threads` threads sharing the table (an entry is one
+        64-bit word, written whole, so a thread never reads half of another's)."""
+        positions, masks, moves = (np.array(column, dtype) for column, dtype in zip(
+            zip(*(kernel_position(state) for state in states)),
+            (np.uint64, np.uint64, np.int64)))
+        scores = np.zeros(len(states), np.int64)
+        scratches = [self.scratch] + [np.zeros_like(self.scratch)
+                                      for _ in range(threads - 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda k: solve_batch(positions, masks, moves, weak, self.table,
+                                                scratches[k], scores, k, threads),
+                          range(threads)))
+        for scratch in scratches[1:]:
+            self.scratch[CELLS + 1, 0] += scratch[CELLS + 1, 0]
+        return [int(score) for score in scores]
 
     def analyze(self, state, weak: bool = False) -> list[int]:
         scores = np.zeros(WIDTH, np.int64)

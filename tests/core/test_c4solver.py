@@ -116,3 +116,12 @@ def test_move_generation_follows_the_rules():
             assert all(child.play(reply).outcome() is None
                        or child.play(reply).outcome().winner != child.to_move
                        for reply in child.moves())
+
+
+def test_threads_sharing_the_table_give_the_published_scores():
+    lines = random.Random(9).sample(published("Test_L2_R2"), 24) + \
+        published("Test_L2_R1")[:200]
+    states = [GAME.parse_position(moves) for moves, _ in lines]
+    assert Solver().solve_many(states, threads=2) == [score for _, score in lines]
+    assert Solver().solve_many(states[:30], weak=True, threads=3) == \
+        [int(np.sign(score)) for _, score in lines[:30]]
