@@ -85,9 +85,15 @@ def negamax(position, mask, moves, alpha, beta, table, scratch):
     """The score if it lies in (alpha, beta); else a bound on the side it fell.
 
     `table[slot]` is the key's low 32 bits above the stored byte (see the module's
-    doc); `scratch[moves]` holds this node's ordered moves as score * 8 + column, and
-    `scratch[CELLS + 1, 0]` counts the nodes."""
-    scratch[CELLS + 1, 0] += 1
+    doc); `scratch[moves]` holds this node's ordered moves as score * 8 + column;
+    `scratch[CELLS + 1]` holds the node count, the node limit (0: none) and a stopped
+    flag: once the limit is reached every caller returns at once, storing nothing."""
+    nodes = scratch[CELLS + 1, 0] + 1
+    scratch[CELLS + 1, 0] = nodes
+    if scratch[CELLS + 1, 1] and nodes >= scratch[CELLS + 1, 1]:
+        scratch[CELLS + 1, 2] = 1
+    if scratch[CELLS + 1, 2]:
+        return 0
     candidates = non_losing_moves(position, mask)
     if candidates == ZERO:
         return -((CELLS - moves) // 2)
@@ -138,6 +144,8 @@ def negamax(position, mask, moves, alpha, beta, table, scratch):
         move = candidates & COLUMN[scratch[moves, i] & 7]
         score = -negamax(position ^ mask, mask | move, moves + 1, -beta, -alpha, table,
                          scratch)
+        if scratch[CELLS + 1, 2]:
+            return 0
         if score >= beta:
             table[slot] = tag | np.uint64(score + LOWER_OFFSET)
             return score
@@ -169,6 +177,8 @@ def solve(position, mask, moves, weak, table, scratch):
         elif middle >= 0 and truncated_half(high) > middle:
             middle = truncated_half(high)
         score = negamax(position, mask, moves, middle, middle + 1, table, scratch)
+        if scratch[CELLS + 1, 2]:
+            return 0
         if score <= middle:
             high = score
         else:
@@ -191,6 +201,8 @@ def analyze(position, mask, moves, weak, table, scratch, scores):
         else:
             scores[column] = -solve(position ^ mask, mask | move, moves + 1, weak, table,
                                     scratch)
+            if scratch[CELLS + 1, 2]:
+                return
 
 
 @njit(cache=True, nogil=True)
@@ -219,9 +231,22 @@ class Solver:
         """Forget the table."""
         self.table[:] = 0
 
-    def solve(self, state, weak: bool = False) -> int:
-        """The score of a Connect 4 state that is not over (see the module's doc)."""
-        return int(solve(*kernel_position(state), weak, self.table, self.scratch))
+    def limit(self, nodes: int | None) -> None:
+        """Stop the next search after `nodes` more nodes (None: never)."""
+        self.scratch[CELLS + 1, 1] = self.nodes + nodes if nodes else 0
+        self.scratch[CELLS + 1, 2] = 0
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the last search reached its node limit (its result is then void)."""
+        return bool(self.scratch[CELLS + 1, 2])
+
+    def solve(self, state, weak: bool = False, nodes: int | None = None) -> int | None:
+        """The score of a Connect 4 state that is not over (see the module's doc), or
+        None if `nodes` nodes were not enough."""
+        self.limit(nodes)
+        score = int(solve(*kernel_position(state), weak, self.table, self.scratch))
+        return None if self.stopped else score
 
     def solve_many(self, states, weak: bool = False, threads: int = 1) -> list[int]:
         """Every state's score, `threads` threads sharing the table (an entry is one
@@ -240,10 +265,14 @@ class Solver:
             self.scratch[CELLS + 1, 0] += scratch[CELLS + 1, 0]
         return [int(score) for score in scores]
 
-    def analyze(self, state, weak: bool = False) -> list[int]:
+    def analyze(self, state, weak: bool = False,
+                nodes: int | None = None) -> list[int] | None:
+        """Each column's score (INVALID for a full one), or None if `nodes` nodes were
+        not enough."""
+        self.limit(nodes)
         scores = np.zeros(WIDTH, np.int64)
         analyze(*kernel_position(state), weak, self.table, self.scratch, scores)
-        return [int(score) for score in scores]
+        return None if self.stopped else [int(score) for score in scores]
 
 
 def kernel_position(state) -> tuple:

@@ -125,3 +125,14 @@ def test_threads_sharing_the_table_give_the_published_scores():
     assert Solver().solve_many(states, threads=2) == [score for _, score in lines]
     assert Solver().solve_many(states[:30], weak=True, threads=3) == \
         [int(np.sign(score)) for _, score in lines[:30]]
+
+
+def test_a_node_limit_stops_the_solve_and_leaves_the_table_sound():
+    solver = Solver()
+    moves, score = published("Test_L2_R2")[7]
+    state = GAME.parse_position(moves)
+    for limit in (1, 50, 500, 5000):
+        assert solver.solve(state, nodes=limit) is None and solver.stopped
+        assert solver.analyze(state, nodes=limit) is None
+    assert solver.solve(state) == score and not solver.stopped  # what was stored holds
+    assert solver.solve(state, nodes=10 ** 9) == score
