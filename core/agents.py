@@ -224,6 +224,33 @@ class SeedAgent(Agent):
                                 avoid_repeats=False)
 
 
+class PerfectAgent(Agent):
+    kind, title = "perfect", "Perfect"
+    description = ("Connect 4 only: the exact solver's best move (the fastest win, the "
+                   "slowest loss); when a position is not solved in half its time, "
+                   "Alpha-Beta's move, its values marked as estimates")
+    settings_spec = (Setting("time", float, None, "seconds per move (1 if not given)",
+                             0.001),)
+    main_setting = "time"
+    DEFAULT_TIME = 1.0
+
+    @classmethod
+    def plays(cls, game) -> bool:
+        return game.id == "connect4"
+
+    def budget(self):
+        return Budget(time=self.settings["time"] or self.DEFAULT_TIME)
+
+    @property
+    def label(self):
+        return f"{self.title} ({self.settings['time'] or self.DEFAULT_TIME:g}s)"
+
+    def search(self, state, budget, observer, control, exact_root):
+        from .perfect import perfect_search
+
+        return perfect_search(state, budget, observer, control, exact_root)
+
+
 class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
     description = "UCT Monte Carlo tree search with random playouts"
@@ -309,7 +336,7 @@ class GaAgent(Agent):
 AGENT_KINDS: dict[str, type[Agent]] = {
     cls.kind: cls
     for cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
-                SeedAgent, GaAgent)
+                SeedAgent, PerfectAgent, GaAgent)
 }
 
 

@@ -543,17 +543,23 @@ def analyze(
     position: Annotated[Optional[str], typer.Argument(
         help="the position, in the game's notation (default: the start)",
         show_default=False)] = None,
-    agent_spec: Annotated[str, typer.Option(
-        "--agent", metavar="AGENT", help="the agent that analyses")] = "alphabeta:time=2",
+    agent_spec: Annotated[Optional[str], typer.Option(
+        "--agent", metavar="AGENT", show_default=False,
+        help="the agent that analyses (default: perfect:time=2 for Connect 4, the "
+             "exact solver; else alphabeta:time=2)")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object instead of text")] = False,
 ) -> None:
     """Analyse a position: best move, value, principal variation, each move's value.
 
-    Alpha-beta values every move exactly at the depth it reaches.
+    Alpha-beta values every move exactly at the depth it reaches. In Connect 4
+    the solver gives exact values when it finishes in time; the line under
+    the board says whether the values are exact or estimates.
     """
     game = parse_game(game_spec)
     state = starting_state(game, position)
+    if agent_spec is None:
+        agent_spec = "perfect:time=2" if game.id == "connect4" else "alphabeta:time=2"
     agent = parse_agent(agent_spec)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     done = agent.decide(state, exact_root=True)

@@ -281,10 +281,10 @@ def kernel_position(state) -> tuple:
             np.uint64(state.pieces[0] | state.pieces[1]), state.ply)
 
 
-def warm_up() -> None:
-    """Compile the kernels (or load them from numba's cache) on a small table."""
+def warm_up(solver: Solver) -> None:
+    """Compile the kernels (or load them from numba's cache) with `solver`."""
     from ..games.connect4 import GAME
 
-    solver = Solver()
     solver.solve(GAME.parse_position("445566"), weak=True)
     solver.analyze(GAME.parse_position("4455"), weak=True)
+    solver.solve_many([GAME.parse_position("445566")], weak=True)

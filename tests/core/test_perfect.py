@@ -1,0 +1,58 @@
+"""The perfect agent: solver scores as search values, best-scoring moves, and the
+Alpha-Beta fallback marked as an estimate."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from plyground.core import Budget, PlygroundError, get_game, make_agent
+from plyground.core.fast.c4solver import Solver
+from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE, value_of
+from plyground.core.search.alphabeta import alphabeta_search
+from tests.core.positions import random_position
+
+GAME = get_game("connect4")
+
+
+def endgames(seed: int, count: int, empty: int) -> list:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = random_position(rng, 42 - empty)
+        if state.outcome() is None and state.ply == 42 - empty:
+            found.append(state)
+    return found
+
+
+def test_solver_scores_convert_to_the_values_of_a_search_to_the_end():
+    solver = Solver()
+    decisive = 0
+    for state in endgames(11, 40, 9):
+        exact = alphabeta_search(GAME, state, Budget(depth=42 - state.ply))
+        assert value_of(solver.solve(state), state.ply) == exact.value, \
+            GAME.format_position(state)
+        decisive += exact.value != 0
+    assert decisive > 10
+
+
+def test_perfect_plays_a_best_scoring_move_with_exact_values():
+    agent = make_agent("perfect", time=5)
+    for state in endgames(12, 15, 14):
+        done = agent.decide(state)
+        assert done.note == EXACT_NOTE
+        values = {mv.move: mv.value for mv in done.move_values}
+        assert set(values) == set(state.moves())
+        assert values[done.best_move] == max(values.values()) == done.value
+        assert done.depth == 42 - state.ply
+
+
+def test_without_time_to_solve_it_falls_back_to_alpha_beta_as_an_estimate():
+    done = make_agent("perfect", time=0.05).decide(GAME.start())
+    assert done.note == ESTIMATE_NOTE
+    assert done.best_move in GAME.start().moves()
+
+
+def test_perfect_plays_connect4_only():
+    with pytest.raises(PlygroundError, match="cannot play"):
+        make_agent("perfect").decide(get_game("quarto").start())
