@@ -233,3 +233,17 @@ async def test_quit_and_new_game_cancel_a_search_at_once():
         process = app.engine._process
         await pilot.press("q")
     assert app.engine._process is None and not process.is_alive()
+
+
+async def test_the_inspector_says_whether_the_perfect_agents_values_are_exact():
+    """Solved (an endgame): `exact: solved` and every column's value; not solved in its
+    time (the start): `estimate`."""
+    for position, words in (("225257625346224411156336534367135144", "exact: solved"),
+                            ("", "estimate")):
+        app = make_app(sides=("perfect:time=0.3", "human"), position=position or None,
+                       clock="real")
+        async with app.run_test(size=SIZE) as pilot:
+            await settled(pilot, app)
+            summary = str(app.game_screen.inspector.query_one("#inspector-summary")
+                          .render())
+            assert words in summary, summary

@@ -118,6 +118,23 @@ class Inspector(Vertical):
         self.border_title = f"Inspector — {self.searcher} · played {move}"
         if self.kind == "random":
             self.set_summary(Text(f"{side} played {move} at random."))
+        elif result.note:  # the perfect agent: exact values, or an estimate
+            self.set_summary(self.note_text(result, move))
+
+    def note_text(self, result: SearchDone, move: str) -> Text:
+        """A decision's note (`exact: solved` or `estimate: ...`) with its values."""
+        exact = result.note.startswith("exact")
+        text = Text(result.note, style="bold green" if exact else "bold yellow")
+        value = describe_value(result.value, self.state.ply)
+        text.append(f" · played {move} ({value})\n")
+        if exact:
+            text.append("every column, for the side to move: " + "  ".join(
+                f"{self.game.format_move(mv.move)} {describe_value(mv.value, self.state.ply)}"
+                for mv in result.move_values))
+        else:
+            text.append(f"Alpha-Beta reached depth {result.depth}; its values are "
+                        "heuristic estimates, not proven")
+        return text
 
     def failed(self, message: str) -> None:
         self.set_summary(Text(f"The search failed: {message}", style="bold red"))
