@@ -98,6 +98,10 @@ class Agent:
     def budget(self) -> Budget:
         return Budget()
 
+    def prepare(self) -> None:
+        """Get ready to decide (compile kernels, make tables) before a move's clock
+        starts; most agents need nothing beyond the game's warm-up."""
+
     @classmethod
     def plays(cls, game) -> bool:
         """Whether this kind of agent can play `game` (all but the seed engine can)."""
@@ -244,6 +248,11 @@ class PerfectAgent(Agent):
     @property
     def label(self):
         return f"{self.title} ({self.settings['time'] or self.DEFAULT_TIME:g}s)"
+
+    def prepare(self) -> None:
+        from .perfect import warm_up
+
+        warm_up()  # the solver's table, and its kernels compiled or loaded
 
     def search(self, state, budget, observer, control, exact_root):
         from .perfect import perfect_search

@@ -148,6 +148,7 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
             game = get_game(request.game_id, **request.game_options)
             state = game.parse_position(request.position)
             agent = parse_agent(request.agent)
+            agent.prepare()
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
             control = SearchControl(agent.budget(), stop, clock)
             result = agent.decide(state, observer=streamer, control=control)

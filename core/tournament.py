@@ -140,6 +140,8 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
     game = parse_game(game_spec)
     first = (number - 1) % 2
     agents = [seeded(players[side ^ first], seed, number, side) for side in (0, 1)]
+    for agent in agents:
+        agent.prepare()
     start = game.start()
     final, moves = play_game(start, agents, _worker_stop)
     winner = final.outcome().winner

@@ -210,6 +210,8 @@ def demo(
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
     start = state = starting_state(game, position)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
+    for agent in agents:
+        agent.prepare()
     console = Console(highlight=False)
     if not quiet:
         console.print(Text(f"{game.title}: " + ", ".join(
@@ -562,6 +564,7 @@ def analyze(
         agent_spec = "perfect:time=2" if game.id == "connect4" else "alphabeta:time=2"
     agent = parse_agent(agent_spec)
     warm_up(game.id)  # else loading the kernels eats into the time budget
+    agent.prepare()
     done = agent.decide(state, exact_root=True)
     report = analysis_report(game, state, agent, done)
     if as_json:

@@ -47,12 +47,10 @@ def warm_up(game_id: str) -> None:
     first search does not pay for it. Run it in the background when a game is chosen;
     it does nothing for a game without kernels."""
     if game_id == "connect4":
-        from .. import perfect
         from . import connect4, connect4_mcts
 
         connect4.warm_up()
         connect4_mcts.warm_up()
-        perfect.warm_up()
     elif game_id == "cephalopod":
         from . import cephalopod_mcts
 
