@@ -22,6 +22,17 @@ def random_position(rng: random.Random, plies: int):
     return state
 
 
+def connect4_endgames(seed: int, count: int, empty: int) -> list:
+    """Running Connect 4 positions with `empty` empty cells, from seeded random games."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = random_position(rng, 42 - empty)
+        if state.outcome() is None and state.ply == 42 - empty:
+            found.append(state)
+    return found
+
+
 def positions_with_a_win_in_one(count: int, seed: int = 1):
     rng = random.Random(seed)
     found = []

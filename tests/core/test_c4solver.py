@@ -11,6 +11,7 @@ import pytest
 from plyground.core import get_game
 from plyground.core.fast import c4solver
 from plyground.core.fast.c4solver import INVALID, Solver
+from tests.core.positions import connect4_endgames as endgames
 from tests.core.positions import random_position
 
 GAME = get_game("connect4")
@@ -63,16 +64,6 @@ def rules_score(state, memo: dict | None = None) -> int:
             best = value if best is None else max(best, value)
         memo[state] = best
     return memo[state]
-
-
-def endgames(seed: int, count: int, empty: int) -> list:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = random_position(rng, 42 - empty)
-        if state is not None and state.outcome() is None and state.ply == 42 - empty:
-            found.append(state)
-    return found
 
 
 def test_endgames_score_as_plain_minimax_over_the_rules(solver):

@@ -2,27 +2,15 @@
 Alpha-Beta fallback marked as an estimate."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from plyground.core import Budget, PlygroundError, get_game, make_agent
 from plyground.core.fast.c4solver import Solver
 from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE, value_of
 from plyground.core.search.alphabeta import alphabeta_search
-from tests.core.positions import random_position
+from tests.core.positions import connect4_endgames as endgames
 
 GAME = get_game("connect4")
-
-
-def endgames(seed: int, count: int, empty: int) -> list:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = random_position(rng, 42 - empty)
-        if state.outcome() is None and state.ply == 42 - empty:
-            found.append(state)
-    return found
 
 
 def test_solver_scores_convert_to_the_values_of_a_search_to_the_end():
