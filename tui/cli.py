@@ -394,6 +394,8 @@ def tournament_report(game: Game, specs: list[str], games: int, seed: int, comma
 
 def print_tournament(game: Game, report: dict) -> None:
     console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe: room for the whole cross table
+        console.width = max(console.width, 160)
     played = sum(len(pair["results"]) for pair in report["pairs"])
     console.print(Text(f"{game.title} ({game.spec}), {len(report['agents'])} agents, "
                        f"{played} game{'' if played == 1 else 's'}"))
