@@ -18,12 +18,13 @@ from .search.events import Bound, MoveValue, SearchDone
 from .values import WIN
 
 STONES = 22  # a win with the k-th stone scores 22 - k
-RATE_GUESS = 4_000_000  # solver nodes a second, until this thread has measured its own
+RATE_GUESS = 4_000_000  # solver nodes a second, until this process has measured its own
 EXACT_NOTE = "exact: solved"
 ESTIMATE_NOTE = "estimate: not solved in time, Alpha-Beta's values"
 
 _lock = threading.Lock()  # one search at a time uses the process's solver
 _solver = None
+_compiled = False
 _timed = [0.0, 0]  # seconds and nodes of this process's solves, for the node limit
 
 
@@ -52,18 +53,22 @@ def shared_solver():
 def warm_up() -> None:
     """Make the process's solver and compile its kernels (or load them from numba's
     cache), so that the first move does not wait for them."""
+    global _compiled
     from .fast import c4solver
 
     with _lock:
-        c4solver.warm_up(shared_solver())
+        if not _compiled:
+            c4solver.warm_up(shared_solver())
+            _compiled = True
 
 
 def solved_decision(state, control: SearchControl) -> SearchDone | None:
     """The best-scoring move (the fastest win, the slowest loss; ties to the centre)
     with every column's exact value, or None if the solve would not end in half the
     time left (the other half is Alpha-Beta's)."""
-    from .fast.c4solver import ORDER, INVALID
+    from .fast.c4solver import CELLS, INVALID, ORDER
 
+    warm_up()  # at once if the agent was prepared; never timed as solving
     left = control.time_left()
     rate = _timed[1] / _timed[0] if _timed[0] > 0.05 else RATE_GUESS
     limit = None if left is None else max(1, int(left / 2 * rate))
@@ -81,7 +86,7 @@ def solved_decision(state, control: SearchControl) -> SearchDone | None:
     values = tuple(MoveValue(column, value_of(scores[column], state.ply), Bound.EXACT)
                    for column in range(len(scores)) if scores[column] != INVALID)
     return SearchDone(int(best), value_of(scores[best], state.ply), (int(best),),
-                      nodes, control.elapsed(), 42 - state.ply, values,
+                      nodes, control.elapsed(), CELLS - state.ply, values,
                       EXACT_NOTE)
 
 
