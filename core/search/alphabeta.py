@@ -71,10 +71,10 @@ class AlphaBeta(TreeSearch):
         self.root_values: list[MoveValue] = []
         self.exact_root = False
 
-    def set_root(self, state: State) -> None:
-        super().set_root(state)
-        if self.backend is not None and self.avoid_repeats:
-            self.backend.avoid(self.game.states_so_far(state))
+    def avoid(self, states: Sequence[State]) -> None:
+        super().avoid(states)
+        if self.backend is not None:
+            self.backend.avoid(states)
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:

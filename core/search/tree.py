@@ -46,7 +46,11 @@ class TreeSearch:
         a cycle to the ply cap, and a side that means to win should leave it."""
         self.root = state
         if self.avoid_repeats:
-            self.seen = {self.game.repetition_key(s) for s in self.game.states_so_far(state)}
+            self.avoid(self.game.states_so_far(state))
+
+    def avoid(self, states) -> None:
+        """Score a return to any of `states` as `set_root` says."""
+        self.seen = {self.game.repetition_key(s) for s in states}
 
     def enter(self, state: State, path: tuple, depth: int, alpha: float, beta: float):
         """Count and announce a node; its static value if it is an end or a leaf, else None."""
