@@ -45,10 +45,9 @@ from plyground.core.values import SCORE, describe_value, proven
 
 from .cli_solve import solve_command
 from .cli_train import train_command
+from .exit_codes import INTERRUPTED, USAGE_ERROR
 from .text_board import render_board
 
-USAGE_ERROR = 2
-INTERRUPTED = 130  # the shell's convention for a run stopped by Ctrl-C
 HUMAN = "human"
 T = TypeVar("T")
 

@@ -25,8 +25,9 @@ from plyground.core.games.connect4_strategies import GENE_NAMES
 from plyground.core.genetic import (Generation, TrainingSettings, train,
                                     units_per_generation)
 
+from .exit_codes import INTERRUPTED
+
 TRAINERS = ("connect4-ga",)
-INTERRUPTED = 130
 CHART_WIDTH = 40
 
 

@@ -227,10 +227,6 @@ class Solver:
         """Nodes searched since the solver was made."""
         return int(self.scratch[CELLS + 1, 0])
 
-    def reset(self) -> None:
-        """Forget the table."""
-        self.table[:] = 0
-
     def limit(self, nodes: int | None) -> None:
         """Stop the next search after `nodes` more nodes (None: never)."""
         self.scratch[CELLS + 1, 1] = self.nodes + nodes if nodes else 0
