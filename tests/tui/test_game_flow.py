@@ -261,3 +261,12 @@ async def test_the_inspector_says_whether_the_perfect_agents_values_are_exact():
             summary = str(app.game_screen.inspector.query_one("#inspector-summary")
                           .render())
             assert words in summary, summary
+
+
+async def test_an_alpha_beta_cut_short_keeps_its_live_summary():
+    """Only the perfect agent's decision replaces the summary with its note."""
+    app = make_app(sides=("alphabeta:time=0.3", "human"), clock="real")
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        summary = str(app.game_screen.inspector.query_one("#inspector-summary").render())
+        assert "principal variation" in summary and "estimate" not in summary, summary

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
+from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE
 from plyground.core.search.events import IterationDone, MctsSnapshot, SearchDone
 from plyground.core.values import describe_value, proven
 
@@ -118,12 +119,12 @@ class Inspector(Vertical):
         self.border_title = f"Inspector — {self.searcher} · played {move}"
         if self.kind == "random":
             self.set_summary(Text(f"{side} played {move} at random."))
-        elif result.note:  # the perfect agent: exact values, or an estimate
+        elif result.note in (EXACT_NOTE, ESTIMATE_NOTE):  # the perfect agent's
             self.set_summary(self.note_text(result, move))
 
     def note_text(self, result: SearchDone, move: str) -> Text:
         """A decision's note (`exact: solved` or `estimate: ...`) with its values."""
-        exact = result.note.startswith("exact")
+        exact = result.note == EXACT_NOTE
         text = Text(result.note, style="bold green" if exact else "bold yellow")
         value = describe_value(result.value, self.state.ply)
         text.append(f" · played {move} ({value})\n")
