@@ -3,12 +3,16 @@ well-known public solver reads and writes (so benchmark scripts written for it r
 unchanged): one position a line in column-digit notation (an empty line is the start),
 out `<position> <score>`; with --analyze, `<position>` and the seven column scores
 (-1000 for a full column); with --weak, scores are -1, 0 or 1. A bad line prints an
-error naming it on stderr and the next line is read.
+error naming it on stderr and the next line is read. Positions in the opening book
+(core/c4book.py) are answered from it. `--build-book N [--out FILE]` builds that
+book instead (one thread; minutes to hours: see core/c4book.py).
 """
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+import warnings
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
@@ -24,6 +28,13 @@ def solve_command(
     ] = False,
     weak: Annotated[bool, typer.Option(
         "--weak", "-w", help="only win (1), draw (0) or loss (-1)")] = False,
+    build_book: Annotated[Optional[int], typer.Option(
+        "--build-book", metavar="N", help="build the opening book of every position "
+        "with at most N stones instead (one thread; N = 2 takes about 40 minutes)",
+        show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", metavar="FILE", help="with --build-book: the book file to write "
+        "(default: the shipped book)", show_default=False)] = None,
 ) -> None:
     """Solve positions read from standard input, one a line, exactly.
 
@@ -35,9 +46,21 @@ def solve_command(
     if game.id != "connect4":
         raise PlygroundError(f"there is no exact solver for {game.title}: only for "
                              "Connect 4")
+    if out is not None and build_book is None:
+        raise PlygroundError("--out goes with --build-book N")
+    if build_book is not None:
+        from plyground.core import c4book
+
+        c4book.build(build_book, out or c4book.BOOK_PATH,
+                     log=lambda text: print(text, flush=True))
+        return
     from plyground.core.fast.c4solver import Solver
 
-    solver = Solver()
+    with warnings.catch_warnings(record=True) as caught:  # an unusable book: one line
+        warnings.simplefilter("always")
+        solver = Solver()
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, start=1):
         text = line.strip()
         try:

@@ -12,10 +12,17 @@ one a guard), and `moves`, the stones down. The search keeps one invariant: `neg
 is never called on a position whose side to move can win at once (the caller checks
 first, and every move tried blocks the opponent's immediate wins).
 
-The table has a prime number of slots; a slot holds the key's low 32 bits, which with
-the slot number (the key modulo the prime) pins the 49-bit key exactly, above one byte:
-an upper bound (1..37) or a lower bound (38..74) on the position's score; 0 is empty.
-Bounds hold for good, so the table serves every later position too.
+The table has a prime number of buckets of two entries; an entry holds the key's low 32
+bits, which with the bucket number (the key modulo the prime) pin the 49-bit key
+exactly, above one byte: an upper bound (1..37) or a lower bound (38..74) on the
+position's score; 0 is empty. Bits 40-42 hold 1 + the column that last proved a lower
+bound there (0: none), tried first the next time, before the other moves are even
+ordered; bits 44-49 the position's stones: a bucket's first entry keeps the position
+with fewer stones (more work saved), its second the latest other. Bounds hold for
+good, so the table serves every later position too. Before searching its moves, a
+node with fewer than ETC_PLIES stones looks up its children's entries: one whose upper
+bound already proves the node's beta ends the node at once (enhanced transposition
+cut-off).
 """
 from __future__ import annotations
 
@@ -33,7 +40,8 @@ CELLS = WIDTH * HEIGHT
 MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
 MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
 ORDER = np.array([3, 2, 4, 1, 5, 0, 6], np.int64)  # centre columns first
-TABLE_SIZE = 16777259  # the first prime above 2 ** 24
+BUCKETS = 8388617  # the first prime above 2 ** 23: the table's buckets of two entries
+TABLE_SIZE = 2 * BUCKETS
 LOWER_OFFSET = MAX_SCORE - 2 * MIN_SCORE + 2  # lower bounds are stored above the uppers
 INVALID = -1000  # the public solver's score for a full column
 
@@ -42,7 +50,13 @@ ONE, TWO, THREE, EIGHT = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(8)
 STRIDE = np.uint64(BOARD.stride)
 LOW32 = np.uint64(0xFFFFFFFF)
 BYTE = np.uint64(0xFF)
-SLOTS = np.uint64(TABLE_SIZE)
+BUCKET_COUNT = np.uint64(BUCKETS)
+TAG = LOW32 << EIGHT
+MOVE_SHIFT = np.uint64(40)  # an entry's bits 40-42: 1 + the column that cut off, or 0
+PLY_SHIFT = np.uint64(44)  # bits 44-49: the stones of the position
+SEVEN = np.uint64(7)
+PLY_BITS = np.uint64(63) << PLY_SHIFT
+ETC_PLIES = 32  # check the children's entries before searching, above this many stones
 
 
 @njit(cache=True, nogil=True)
@@ -81,11 +95,45 @@ def non_losing_moves(position, mask):
 
 
 @njit(cache=True, nogil=True)
+def probe(table, key):
+    """The table's entry for `key`, 0 if it has none."""
+    at = (key % BUCKET_COUNT) << ONE
+    tag = (key & LOW32) << EIGHT
+    entry = table[at]
+    if entry & BYTE and (entry & TAG) == tag:
+        return entry
+    entry = table[at + ONE]
+    if entry & BYTE and (entry & TAG) == tag:
+        return entry
+    return ZERO
+
+
+@njit(cache=True, nogil=True)
+def store(table, key, value, best, moves):
+    """Keep the score byte `value` and the move `best` (-1: none) for `key`, a position
+    with `moves` stones: in its bucket's first entry if that entry is the key's, empty
+    or for a position with as many stones or more (less work below it), moving the
+    entry there to the second; else in the second."""
+    at = (key % BUCKET_COUNT) << ONE
+    tag = (key & LOW32) << EIGHT
+    new = tag | np.uint64(value) | (np.uint64(best + 1) << MOVE_SHIFT) | \
+        (np.uint64(moves) << PLY_SHIFT)
+    first = table[at]
+    if first == ZERO or (first & TAG) == tag:
+        table[at] = new
+    elif np.int64((first & PLY_BITS) >> PLY_SHIFT) >= moves:
+        table[at + ONE] = first
+        table[at] = new
+    else:
+        table[at + ONE] = new
+
+
+@njit(cache=True, nogil=True)
 def negamax(position, mask, moves, alpha, beta, table, scratch):
     """The score if it lies in (alpha, beta); else a bound on the side it fell.
 
-    `table[slot]` is the key's low 32 bits above the stored byte (see the module's
-    doc); `scratch[moves]` holds this node's ordered moves as score * 8 + column;
+    `table` holds bounds by key (see the module's doc); `scratch[moves]` holds this
+    node's ordered moves as score * 8 + column;
     `scratch[CELLS + 1]` holds the node count, the node limit (0: none) and a stopped
     flag: once the limit is reached every caller returns at once, storing nothing."""
     nodes = scratch[CELLS + 1, 0] + 1
@@ -110,10 +158,10 @@ def negamax(position, mask, moves, alpha, beta, table, scratch):
         if alpha >= beta:
             return beta
     key = position + mask
-    slot = key % SLOTS
-    tag = (key & LOW32) << EIGHT
-    entry = table[slot]
-    if entry & BYTE and (entry & ~BYTE) == tag:
+    entry = probe(table, key)
+    best = -1  # the move that last proved a lower bound here, if any
+    if entry:
+        best = np.int64((entry >> MOVE_SHIFT) & SEVEN) - 1
         stored = np.int64(entry & BYTE)
         if stored > MAX_SCORE - MIN_SCORE + 1:
             low = stored - LOWER_OFFSET
@@ -127,6 +175,33 @@ def negamax(position, mask, moves, alpha, beta, table, scratch):
                 beta = high
                 if alpha >= beta:
                     return beta
+    if moves < ETC_PLIES:  # a child whose stored upper bound already proves beta
+        child = position ^ mask
+        for column in range(WIDTH):
+            move = candidates & COLUMN[column]
+            if move:
+                child_key = child + (mask | move)
+                found = probe(table, child_key)
+                if found:
+                    stored = np.int64(found & BYTE)
+                    if stored <= MAX_SCORE - MIN_SCORE + 1:
+                        score = 1 - MIN_SCORE - stored  # minus the child's upper bound
+                        if score >= beta:
+                            store(table, key, score + LOWER_OFFSET, column, moves)
+                            return score
+    if best >= 0:  # the table's move first, before ordering the others: it often cuts
+        move = candidates & COLUMN[best]
+        if move:
+            score = -negamax(position ^ mask, mask | move, moves + 1, -beta, -alpha,
+                             table, scratch)
+            if scratch[CELLS + 1, 2]:
+                return 0
+            if score >= beta:
+                store(table, key, score + LOWER_OFFSET, best, moves)
+                return score
+            if score > alpha:
+                alpha = score
+            candidates ^= move
     # order: most new winning cells first, ties centre first (insertion sort)
     count = 0
     for i in range(WIDTH - 1, -1, -1):
@@ -141,17 +216,18 @@ def negamax(position, mask, moves, alpha, beta, table, scratch):
             scratch[moves, at] = entry_key
             count += 1
     for i in range(count - 1, -1, -1):
-        move = candidates & COLUMN[scratch[moves, i] & 7]
+        column = scratch[moves, i] & 7
+        move = candidates & COLUMN[column]
         score = -negamax(position ^ mask, mask | move, moves + 1, -beta, -alpha, table,
                          scratch)
         if scratch[CELLS + 1, 2]:
             return 0
         if score >= beta:
-            table[slot] = tag | np.uint64(score + LOWER_OFFSET)
+            store(table, key, score + LOWER_OFFSET, column, moves)
             return score
         if score > alpha:
             alpha = score
-    table[slot] = tag | np.uint64(alpha - MIN_SCORE + 1)
+    store(table, key, alpha - MIN_SCORE + 1, best, moves)  # keeping the move it had
     return alpha
 
 
@@ -215,9 +291,17 @@ def solve_batch(positions, masks, moves, weak, table, scratch, scores, first, st
 
 class Solver:
     """The solver with its table (128 MB, kept between positions: its bounds hold for
-    every position) and a node count."""
+    every position), a node count and an opening book (core/c4book.py: the positions
+    it holds are answered without searching). `book`: True for the shipped book (if
+    it is unusable, a warning says why and the solver searches), False for none, or a
+    `c4book.Book`."""
 
-    def __init__(self) -> None:
+    def __init__(self, book=True) -> None:
+        if book is True:
+            from ..c4book import default_book
+
+            book = default_book()
+        self.book = book if book else None
         self.table = np.zeros(TABLE_SIZE, np.uint64)
         self.table.fill(0)  # touch every page now, not one page fault per new slot
         self.scratch = np.zeros((CELLS + 2, WIDTH), np.int64)
@@ -232,6 +316,10 @@ class Solver:
         self.scratch[CELLS + 1, 1] = self.nodes + nodes if nodes else 0
         self.scratch[CELLS + 1, 2] = 0
 
+    def stop(self) -> None:
+        """Stop the running search (from another thread): its result is void."""
+        self.scratch[CELLS + 1, 2] = 1
+
     @property
     def stopped(self) -> bool:
         """Whether the last search reached its node limit (its result is then void)."""
@@ -241,31 +329,49 @@ class Solver:
         """The score of a Connect 4 state that is not over (see the module's doc), or
         None if `nodes` nodes were not enough."""
         self.limit(nodes)
+        score = self.book.score(state) if self.book is not None else None
+        if score is not None:
+            return int(np.sign(score)) if weak else score
         score = int(solve(*kernel_position(state), weak, self.table, self.scratch))
         return None if self.stopped else score
 
     def solve_many(self, states, weak: bool = False, threads: int = 1) -> list[int]:
         """Every state's score, `threads` threads sharing the table (an entry is one
-        64-bit word, written whole, so a thread never reads half of another's)."""
-        positions, masks, moves = (np.array(column, dtype) for column, dtype in zip(
-            zip(*(kernel_position(state) for state in states)),
-            (np.uint64, np.uint64, np.int64)))
-        scores = np.zeros(len(states), np.int64)
-        scratches = [self.scratch] + [np.zeros_like(self.scratch)
-                                      for _ in range(threads - 1)]
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(lambda k: solve_batch(positions, masks, moves, weak, self.table,
-                                                scratches[k], scores, k, threads),
-                          range(threads)))
-        for scratch in scratches[1:]:
-            self.scratch[CELLS + 1, 0] += scratch[CELLS + 1, 0]
-        return [int(score) for score in scores]
+        64-bit word, written whole, so a thread never reads half of another's; a bucket
+        may mix two threads' writes, each entry still whole)."""
+        self.limit(None)
+        known = [self.book.score(state) if self.book is not None else None
+                 for state in states]
+        rest = [state for state, score in zip(states, known) if score is None]
+        if rest:
+            positions, masks, moves = (np.array(column, dtype) for column, dtype in zip(
+                zip(*(kernel_position(state) for state in rest)),
+                (np.uint64, np.uint64, np.int64)))
+            scores = np.zeros(len(rest), np.int64)
+            scratches = [self.scratch] + [np.zeros_like(self.scratch)
+                                          for _ in range(threads - 1)]
+            with ThreadPoolExecutor(threads) as pool:
+                list(pool.map(lambda k: solve_batch(positions, masks, moves, weak,
+                                                    self.table, scratches[k], scores, k,
+                                                    threads),
+                              range(threads)))
+            for scratch in scratches[1:]:
+                self.scratch[CELLS + 1, 0] += scratch[CELLS + 1, 0]
+        solved = iter(rest and scores.tolist())
+        return [next(solved) if score is None else int(np.sign(score)) if weak else score
+                for score in known]
 
     def analyze(self, state, weak: bool = False,
                 nodes: int | None = None) -> list[int] | None:
         """Each column's score (INVALID for a full one), or None if `nodes` nodes were
         not enough."""
         self.limit(nodes)
+        if self.book is not None and state.ply < self.book.depth:
+            win = 1 if weak else (CELLS + 1 - state.ply) // 2  # a stone completing four
+            return [INVALID if column not in state.moves()
+                    else win if state.play(column).outcome() is not None
+                    else -self.solve(state.play(column), weak)
+                    for column in range(WIDTH)]
         scores = np.zeros(WIDTH, np.int64)
         analyze(*kernel_position(state), weak, self.table, self.scratch, scores)
         return None if self.stopped else [int(score) for score in scores]

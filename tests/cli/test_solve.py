@@ -5,6 +5,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from plyground.core import c4book, get_game
 from plyground.tui import cli
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4"
@@ -42,3 +43,32 @@ def test_analyze_gives_seven_column_scores_and_weak_their_signs():
 def test_other_games_have_no_solver():
     result = CliRunner().invoke(cli.app, ["solve", "quarto"], input="\n")
     assert result.exit_code == 2 and "no exact solver for Quarto" in result.output
+
+
+def test_the_opening_book_answers_the_first_moves_at_once():
+    # the empty board's columns score -2 -1 0 1 0 -1 -2 (minutes of search without
+    # the book); after 4, the book's 2-stone scores
+    book, after = c4book.load(), get_game("connect4").parse_position("4")
+    result = run("\n4\n", "--analyze")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        " -2 -1 0 1 0 -1 -2",
+        "4 " + " ".join(str(-book.score(after.play(c))) for c in range(7))]
+
+
+def test_the_solve_command_builds_a_book(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(c4book, "build", lambda depth, out, log: calls.append(
+        (depth, out)) or log("built"))
+    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--build-book", "3",
+                                          "--out", str(tmp_path / "b.json")])
+    assert result.exit_code == 0 and result.stdout == "built\n"
+    assert calls == [(3, tmp_path / "b.json")]
+
+
+def test_the_solve_command_reports_a_bad_build_request():
+    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--build-book", "99"])
+    assert result.exit_code == 2 and "book depth must be 0..8" in result.output
+    assert "Traceback" not in result.output
+    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--out", "x.json"])
+    assert result.exit_code == 2 and "--out goes with --build-book" in result.output

@@ -36,9 +36,15 @@ def test_perfect_plays_a_best_scoring_move_with_exact_values():
 
 
 def test_without_time_to_solve_it_falls_back_to_alpha_beta_as_an_estimate():
-    done = make_agent("perfect", time=0.05).decide(GAME.start())
+    early = GAME.parse_position("211")  # past the opening book: minutes to solve
+    done = make_agent("perfect", time=0.05).decide(early)
     assert done.note == ESTIMATE_NOTE
-    assert done.best_move in GAME.start().moves()
+    assert done.best_move in early.moves()
+
+
+def test_the_opening_book_solves_the_empty_board_at_once():
+    done = make_agent("perfect", time=0.05).decide(GAME.start())
+    assert done.note == EXACT_NOTE and done.best_move == 3  # the centre column
 
 
 def test_perfect_plays_connect4_only():

@@ -251,10 +251,10 @@ def gone(process) -> bool:
 
 async def test_the_inspector_says_whether_the_perfect_agents_values_are_exact():
     """Solved (an endgame): `exact: solved` and every column's value; not solved in its
-    time (the start): `estimate`."""
+    time (an opening past the book): `estimate`."""
     for position, words in (("225257625346224411156336534367135144", "exact: solved"),
-                            ("", "estimate")):
-        app = make_app(sides=("perfect:time=0.3", "human"), position=position or None,
+                            ("2111", "estimate")):
+        app = make_app(sides=("perfect:time=0.3", "human"), position=position,
                        clock="real")
         async with app.run_test(size=SIZE) as pilot:
             await settled(pilot, app)

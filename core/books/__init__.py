@@ -1,0 +1,1 @@
+"""Shipped data of the Connect 4 opening book (see core/c4book.py)."""
