@@ -8,7 +8,9 @@ background thread that hands them to a listener:
 - `EngineEvents(search_id, events)`: live events, batched at most ~20 times a second;
 - `EngineDone(search_id, result, trace, truncated)`: the decision, and the recorded
   node-level trace when the request asked for one;
-- `EngineFailed(search_id, message)`: the search raised, or the child died.
+- `EngineFailed(search_id, message)`: the search raised, or the child died;
+- `EngineWarning(message)`: a Python warning in the child, which must not write on the
+  terminal an app is drawing (id 0: it belongs to no one search).
 
 `cancel()` is immediate for the caller: it sets a flag the search polls, and nothing
 more is reported for that search. If the child dies, the next search starts a new one.
@@ -22,11 +24,12 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .search.control import SearchControl, StopFlag, TickClock
+from .search.control import Budget, SearchControl, StopFlag, TickClock
 from .search.events import TRACE_EVENTS, Recorder, SearchDone
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
@@ -41,6 +44,41 @@ class SearchRequest:
     game_options: dict = field(default_factory=dict)
     trace: bool = False
     trace_cap: int = DEFAULT_TRACE_CAP
+
+    def run(self, observer, stop: StopFlag, clock) -> SearchDone:
+        """In the child: the agent's decision."""
+        from .agents import parse_agent
+
+        state = _parse_state(self.game_id, self.game_options, self.position)
+        agent = parse_agent(self.agent)
+        agent.prepare()
+        return agent.decide(state, observer=observer,
+                            control=SearchControl(agent.budget(), stop, clock))
+
+
+@dataclass(frozen=True)
+class AnalysisRequest:
+    """Every move's exact value in a position (analysis.py), reported as it comes."""
+
+    game_id: str
+    position: str
+    game_options: dict = field(default_factory=dict)
+    trace = False  # no node-level trace: the solver is a kernel
+    trace_cap = 0
+
+    def run(self, observer, stop: StopFlag, clock) -> SearchDone:
+        """In the child: the analysis, its values so far streamed as progress."""
+        from .analysis import analyse_columns
+
+        state = _parse_state(self.game_id, self.game_options, self.position)
+        return analyse_columns(state, observer, SearchControl(Budget(), stop, clock))
+
+
+def _parse_state(game_id: str, options: dict, position: str):
+    from . import games  # noqa: F401  (registers the games)
+    from .game import get_game
+
+    return get_game(game_id, **options).parse_position(position)
 
 
 @dataclass(frozen=True)
@@ -61,6 +99,12 @@ class EngineDone:
 class EngineFailed:
     search_id: int
     message: str
+
+
+@dataclass(frozen=True)
+class EngineWarning:
+    message: str
+    search_id: int = 0
 
 
 @contextmanager
@@ -120,11 +164,11 @@ class _Streamer:
 
 
 def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
-    from . import games  # noqa: F401  (registers the games)
-    from .agents import parse_agent
-    from .game import PlygroundError, get_game
+    from .game import PlygroundError
 
     stop = StopFlag(stop_buffer)
+    warnings.showwarning = lambda message, *_, **__: events.send(
+        ("warning", 0, str(message)))
     while True:
         try:
             message = commands.recv()
@@ -145,13 +189,8 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
         stop.clear()
         streamer = _Streamer(events, search_id, request.trace, request.trace_cap)
         try:
-            game = get_game(request.game_id, **request.game_options)
-            state = game.parse_position(request.position)
-            agent = parse_agent(request.agent)
-            agent.prepare()
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
-            control = SearchControl(agent.budget(), stop, clock)
-            result = agent.decide(state, observer=streamer, control=control)
+            result = request.run(streamer, stop, clock)
         except PlygroundError as error:
             streamer.close()
             events.send(("failed", search_id, str(error)))
@@ -245,7 +284,7 @@ class Engine:
 
     # searching
 
-    def submit(self, request: SearchRequest) -> int:
+    def submit(self, request: SearchRequest | AnalysisRequest) -> int:
         """Start a search (cancelling any running one); returns its id."""
         with self._lock:
             if self.active is not None:
@@ -273,6 +312,9 @@ class Engine:
             except (EOFError, OSError):
                 break
             kind, search_id = message[0], message[1]
+            if kind == "warning":
+                self.listener(EngineWarning(message[2]))
+                continue
             if search_id in self._cancelled:
                 if kind != "events":
                     self._cancelled.discard(search_id)
@@ -297,13 +339,16 @@ class Engine:
             self.listener(EngineFailed(
                 lost, f"the search process stopped unexpectedly (exit code {code})"))
 
-    def run(self, request: SearchRequest, on_events: Callable[[list], None] | None = None
-            ) -> EngineDone:
-        """Search and wait (for the CLI and tests; needs the default listener)."""
+    def run(self, request: SearchRequest | AnalysisRequest,
+            on_events: Callable[[list], None] | None = None) -> EngineDone:
+        """Search and wait (for the CLI and tests; needs the default listener). The
+        child's warnings go to stderr."""
         search_id = self.submit(request)
         while True:
             message = self._queue.get()
-            if message.search_id != search_id:
+            if isinstance(message, EngineWarning):
+                print(f"warning: {message.message}", file=sys.stderr)
+            elif message.search_id != search_id:
                 continue
             if isinstance(message, EngineEvents):
                 if on_events is not None:

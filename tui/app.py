@@ -17,7 +17,7 @@ from plyground.core import PlygroundError, get_game
 from plyground.core.engine import Engine
 from plyground.core.match import Match
 
-from .screens.game import EngineUpdate, GameScreen
+from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
 from .screens.setup import SetupScreen
 from .themes import BOARD_VARIABLE_DEFAULTS, load_themes
 
@@ -30,7 +30,7 @@ class PlygroundApp(App):
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
                  position: str | None = None, *, options: dict | None = None,
                  clock: str = "real", move_delay: float = 0.6,
-                 animations: bool = True) -> None:
+                 animations: bool = True, analysis: bool = True) -> None:
         super().__init__()
         self.start_with = (game_id, sides, position, options or {})
         self.clock = clock
@@ -38,6 +38,8 @@ class PlygroundApp(App):
         if not animations:
             self.animation_level = "none"
         self.engine = Engine(self.engine_listener, clock=clock)
+        self.analysis = analysis  # whether game screens show the analysis panel
+        self.analyst = Engine(self.analyst_listener, clock=clock)  # runs the analysis
         self.game_screen: GameScreen | None = None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -66,6 +68,7 @@ class PlygroundApp(App):
 
     def on_unmount(self) -> None:
         self.engine.close()
+        self.analyst.close()
 
     def exit_if_the_terminal_is_gone(self) -> None:
         """A closed terminal does not always send its hangup signal (not through
@@ -80,6 +83,12 @@ class PlygroundApp(App):
         screen = self.game_screen
         if screen is not None:
             screen.post_message(EngineUpdate(update))
+
+    def analyst_listener(self, update) -> None:
+        """The same for the analysis engine's updates."""
+        screen = self.game_screen
+        if screen is not None:
+            screen.post_message(AnalysisUpdate(update))
 
     def start_match(self, game_id: str, sides: tuple[str, str],
                     position: str | None = None, options: dict | None = None) -> None:

@@ -154,6 +154,19 @@ class MctsBackedUp:
     reward: float
 
 
+# --- position analysis (an exact solver's values of every move) ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisProgress:
+    """Live: the moves whose exact values are known so far, of `total` to solve."""
+
+    values: tuple[MoveValue, ...]
+    total: int
+    nodes: int
+    elapsed: float
+
+
 # --- every search --------------------------------------------------------------------
 
 

@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import threading
 import time
+import warnings
+from dataclasses import dataclass
 
 import pytest
 
 from plyground.core import get_game, make_agent
 
 from plyground.core.engine import (Engine, EngineDone, EngineError, EngineFailed,
-                                   SearchRequest)
+                                   EngineWarning, SearchRequest)
 from plyground.core.search.events import (IterationDone, MctsSnapshot, NodeEntered,
-                                          NodeResult)
+                                          NodeResult, SearchDone)
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +106,27 @@ def test_a_killed_search_process_is_reported_and_replaced():
         engine.submit(SearchRequest("connect4", "", "greedy"))
         assert collector.finished.wait(20)
         assert isinstance(collector.messages[-1], EngineDone)
+
+
+@dataclass(frozen=True)
+class WarningRequest:
+    """A request whose run warns, as the solver does when its opening book is bad."""
+
+    trace = False
+    trace_cap = 0
+
+    def run(self, observer, stop, clock) -> SearchDone:
+        warnings.warn("the opening book is unusable")
+        return SearchDone(0, None, (), 0, 0.0)
+
+
+def test_a_warning_in_the_child_reaches_the_listener_not_the_terminal(capfd):
+    updates = queue.Queue()
+    with Engine(updates.put) as engine:
+        search_id = engine.submit(WarningRequest())
+        seen = [updates.get(timeout=60)]
+        while not isinstance(seen[-1], EngineDone):
+            seen.append(updates.get(timeout=60))
+    assert EngineWarning("the opening book is unusable") in seen
+    assert seen[-1].search_id == search_id
+    assert "opening book" not in capfd.readouterr().err

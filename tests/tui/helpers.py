@@ -9,7 +9,9 @@ SIZE = (160, 50)
 
 
 def make_app(game_id="connect4", sides=None, position=None, **options):
-    options = {"clock": "tick", "animations": False, "move_delay": 0, **options}
+    """The app; the analysis panel only where a test asks for it (analysis=True)."""
+    options = {"clock": "tick", "animations": False, "move_delay": 0, "analysis": False,
+               **options}
     return create_app(game_id, sides, position, **options)
 
 

@@ -1,4 +1,5 @@
-"""The game screen: the board, whose turn it is, the moves, and the search inspector.
+"""The game screen: the board, whose turn it is, the moves, the search inspector, and
+for Connect 4 the analysis panel (every column's exact value).
 
 Agents search in the engine process; its messages arrive here as `EngineUpdate`
 messages, so the screen never blocks. Every key works at any moment: one that makes no
@@ -17,12 +18,15 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.engine import EngineDone, EngineEvents, EngineFailed, SearchRequest
+from plyground.core.analysis import can_analyse
+from plyground.core.engine import (AnalysisRequest, EngineDone, EngineEvents, EngineFailed,
+                                   EngineWarning, SearchRequest)
 from plyground.core.game import IllegalMove
 from plyground.core.match import Match
-from plyground.core.search.events import MctsSnapshot
+from plyground.core.search.events import AnalysisProgress, MctsSnapshot
 from plyground.core.search.replay import replay_for
 
+from ..widgets.analysis import AnalysisPanel
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
@@ -34,6 +38,14 @@ LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full s
 
 class EngineUpdate(Message):
     """An engine message, posted from the engine's reader thread."""
+
+    def __init__(self, update) -> None:
+        super().__init__()
+        self.update = update
+
+
+class AnalysisUpdate(Message):
+    """An analysis engine message, posted from its reader thread."""
 
     def __init__(self, update) -> None:
         super().__init__()
@@ -70,6 +82,7 @@ class GameScreen(Screen):
         Binding("full_stop", "step_move", "Next move"),
         Binding("s", "step_through", "Step through search"),
         Binding("t", "toggle_trace", "Trace"),
+        Binding("a", "toggle_analysis", "Analysis"),
         Binding("r", "retry", "Retry"),
         Binding("escape", "setup", "Setup"),
         Binding("q", "quit", "Quit"),
@@ -87,6 +100,8 @@ class GameScreen(Screen):
         self.failed: str | None = None
         self.timer = None
         self.thinking_since = 0.0
+        self.analysis_id: int | None = None  # the analysis running
+        self.analysis_shown = True
 
     # --- layout --------------------------------------------------------------------
 
@@ -95,6 +110,8 @@ class GameScreen(Screen):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield board_for(self.match.game, id="board")
+                if self.has_analysis:
+                    yield AnalysisPanel(self.match.game.board.width)
                 yield Static(id="status")
                 yield MoveList()
             yield Inspector(id="inspector")
@@ -103,6 +120,10 @@ class GameScreen(Screen):
     @property
     def board(self) -> BoardWidget:
         return self.query_one("#board", BoardWidget)
+
+    @property
+    def has_analysis(self) -> bool:
+        return self.app.analysis and can_analyse(self.match.game)
 
     @property
     def inspector(self) -> Inspector:
@@ -121,6 +142,8 @@ class GameScreen(Screen):
     def fit_board(self) -> None:
         large = self.app.size.height >= LARGE_BOARD_HEIGHT
         self.board.set_large(large)
+        if self.has_analysis:
+            self.query_one(AnalysisPanel).set_cell_width(self.board.cell_width)
         self.query_one("#left").styles.width = 48 if large else 41
 
     def player_name(self, side: int) -> str:
@@ -161,6 +184,7 @@ class GameScreen(Screen):
                                       start_text)
         self.refresh_players()
         self.show_turn()
+        self.analyse()
         if self.match.outcome is not None:
             self.later(self.move_delay if animate else 0, self.show_result)
         elif self.match.agent_to_move() is not None and not self.paused \
@@ -268,6 +292,9 @@ class GameScreen(Screen):
 
     def on_engine_update(self, message: EngineUpdate) -> None:
         update = message.update
+        if isinstance(update, EngineWarning):
+            self.tell(update.message, severity="warning")
+            return
         search = self.search
         if search is None or update.search_id != search.search_id:
             return  # a cancelled or superseded search
@@ -312,6 +339,56 @@ class GameScreen(Screen):
             return
         self.after_move(animate=True)
 
+    # --- the analysis panel ----------------------------------------------------------
+
+    def analyse(self) -> None:
+        """Solve the position on display in the analysis engine (cancelling the last)."""
+        if not self.has_analysis:
+            return
+        panel = self.query_one(AnalysisPanel)
+        state = self.match.state
+        if self.analysis_shown and panel.state == state and (
+                panel.phase == "done" or self.analysis_id is not None):
+            return  # solved, or being solved (a pause, a retry: the same position)
+        self.stop_analysis()
+        if not self.analysis_shown:
+            panel.show_phase("hidden")
+        elif state.outcome() is not None:
+            panel.show_phase("over")
+        else:
+            game = self.match.game
+            self.analysis_id = self.app.analyst.submit(
+                AnalysisRequest(game.id, game.format_position(state), game.options()))
+            panel.begin(state, self.side_label())
+
+    def stop_analysis(self) -> None:
+        if self.analysis_id is not None:
+            self.app.analyst.cancel()
+            self.analysis_id = None
+
+    def on_analysis_update(self, message: AnalysisUpdate) -> None:
+        update = message.update
+        if isinstance(update, EngineWarning):
+            self.tell(update.message, severity="warning")
+            return
+        if update.search_id != self.analysis_id:
+            return  # the analysis of a position no longer shown
+        panel = self.query_one(AnalysisPanel)
+        if isinstance(update, EngineEvents):
+            progress = [e for e in update.events if isinstance(e, AnalysisProgress)]
+            if progress:
+                panel.progress(progress[-1])
+        elif isinstance(update, EngineDone):
+            self.analysis_id = None
+            panel.finish(update.result)
+        elif isinstance(update, EngineFailed):
+            self.analysis_id = None
+            panel.failed(update.message.splitlines()[0])
+
+    def action_toggle_analysis(self) -> None:
+        self.analysis_shown = not self.analysis_shown
+        self.analyse()
+
     # --- human moves -----------------------------------------------------------------
 
     def on_board_widget_move_chosen(self, message: BoardWidget.MoveChosen) -> None:
@@ -342,6 +419,8 @@ class GameScreen(Screen):
             return True if self.match.watching else None
         if action == "retry":
             return True if self.failed else None
+        if action == "toggle_analysis":
+            return self.has_analysis  # only Connect 4 has one
         return True
 
     def action_undo(self) -> None:
@@ -440,6 +519,7 @@ class GameScreen(Screen):
 
     def action_setup(self) -> None:
         self.cancel_search()
+        self.stop_analysis()
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:
