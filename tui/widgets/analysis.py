@@ -19,7 +19,7 @@ from plyground.core.search.events import AnalysisProgress, SearchDone
 from plyground.core.values import describe_value
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-HIDDEN_TEXT = "Analysis hidden: a shows every column's exact value."
+HIDDEN_TEXT = "Analysis hidden (a shows it)."
 
 
 def short_count(count: int) -> str:
