@@ -348,7 +348,8 @@ class Engine:
             message = self._queue.get()
             if isinstance(message, EngineWarning):
                 print(f"warning: {message.message}", file=sys.stderr)
-            elif message.search_id != search_id:
+                continue
+            if message.search_id != search_id:
                 continue
             if isinstance(message, EngineEvents):
                 if on_events is not None:

@@ -130,3 +130,10 @@ def test_a_warning_in_the_child_reaches_the_listener_not_the_terminal(capfd):
     assert EngineWarning("the opening book is unusable") in seen
     assert seen[-1].search_id == search_id
     assert "opening book" not in capfd.readouterr().err
+
+
+def test_a_run_prints_a_childs_warning_and_still_returns_its_result(capfd):
+    with Engine() as engine:
+        done = engine.run(WarningRequest())
+    assert isinstance(done, EngineDone) and done.result.best_move == 0
+    assert "warning: the opening book is unusable" in capfd.readouterr().err
