@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import threading
 
+from .c4book import move_score
 from .search.control import SearchControl
-from .search.events import AnalysisProgress, Bound, MoveValue, SearchDone
+from .search.events import AnalysisProgress, SearchDone
 
 ANALYSED_GAMES = ("connect4",)
 PROGRESS_INTERVAL = 0.1  # seconds between two progress reports
@@ -17,18 +18,6 @@ PROGRESS_INTERVAL = 0.1  # seconds between two progress reports
 
 def can_analyse(game) -> bool:
     return game.id in ANALYSED_GAMES
-
-
-def column_score(solver, state, column: int) -> int | None:
-    """The solver's score for the side to move if it plays `column` (None: stopped)."""
-    from .fast.c4solver import CELLS
-
-    child = state.play(column)
-    outcome = child.outcome()
-    if outcome is not None:
-        return 0 if outcome.winner is None else (CELLS + 1 - state.ply) // 2
-    score = solver.solve(child)
-    return None if score is None else -score
 
 
 def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
@@ -48,14 +37,10 @@ def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
             for column in columns:
                 if control.stop.is_set():
                     return
-                score = column_score(solver, state, column)
+                score = move_score(state, column, solver.solve)
                 if score is None:
                     return
                 scores[column] = score
-
-    def values() -> tuple[MoveValue, ...]:
-        return tuple(MoveValue(column, perfect.value_of(score, state.ply), Bound.EXACT)
-                     for column, score in sorted(scores.items()))
 
     worker = threading.Thread(target=solve_columns, name="plyground-analysis")
     worker.start()
@@ -63,13 +48,11 @@ def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
         if control.stop.is_set():
             solver.stop()  # again at every turn: a solve may have started since
         worker.join(PROGRESS_INTERVAL)
-        observer(AnalysisProgress(values(), len(columns), solver.nodes - first_node,
-                                  control.elapsed()))
-    found = sorted(values(), key=lambda value: columns.index(value.move))
+        observer(AnalysisProgress(perfect.exact_values(state, scores), len(columns),
+                                  solver.nodes - first_node, control.elapsed()))
     work, elapsed = solver.nodes - first_node, control.elapsed()
-    if not found:
+    if not scores:
         return SearchDone(None, None, (), work, elapsed)
-    best = max(found, key=lambda value: value.value)  # the centremost of the best
-    note = perfect.EXACT_NOTE if len(found) == len(columns) else ""
-    return SearchDone(best.move, best.value, (best.move,), work, elapsed, None,
-                      tuple(found), note)
+    return perfect.exact_decision(state, scores, work, elapsed,
+                                  perfect.EXACT_NOTE if len(scores) == len(columns)
+                                  else "")

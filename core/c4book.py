@@ -57,11 +57,6 @@ def canonical(state) -> int:
     return min(key, mirror(key))
 
 
-def wins_at_once(state, column: int) -> bool:
-    child = state.play(column)
-    return child.outcome() is not None and child.outcome().winner == state.to_move
-
-
 def layers(depth: int) -> list[dict[int, object]]:
     """layers[n]: canonical key -> one state with n stones (none over), n = 0..depth."""
     found = [{canonical(GAME.start()): GAME.start()}]
@@ -76,17 +71,22 @@ def layers(depth: int) -> list[dict[int, object]]:
     return found
 
 
+def move_score(state, column: int, child_score) -> int | None:
+    """The score for the side to move if it plays `column`: a win at once, a draw that
+    fills the board, else minus `child_score(child)` (None from it passes through: the
+    child's score is not known)."""
+    child = state.play(column)
+    outcome = child.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (BOARD.cells + 1 - state.ply) // 2
+    score = child_score(child)
+    return None if score is None else -score
+
+
 def best_score(state, deeper: dict[int, int]) -> int:
     """A position's score from its children's (`deeper`, by canonical key)."""
-    best = None
-    for column in state.moves():
-        if wins_at_once(state, column):
-            score = (BOARD.cells + 1 - state.ply) // 2
-        else:
-            child = state.play(column)
-            score = 0 if child.outcome() is not None else -deeper[canonical(child)]
-        best = score if best is None else max(best, score)
-    return best
+    return max(move_score(state, column, lambda child: deeper[canonical(child)])
+               for column in state.moves())
 
 
 class Book:

@@ -62,11 +62,30 @@ def warm_up() -> None:
             _compiled = True
 
 
+def exact_values(state, scores: dict[int, int]) -> tuple[MoveValue, ...]:
+    """The search values of the columns' solver scores, by column."""
+    return tuple(MoveValue(column, value_of(score, state.ply), Bound.EXACT)
+                 for column, score in sorted(scores.items()))
+
+
+def exact_decision(state, scores: dict[int, int], work: int, elapsed: float,
+                   note: str = EXACT_NOTE) -> SearchDone:
+    """The decision from the columns' solver scores (some at least): the best-scoring
+    column (the fastest win, the slowest loss; ties to the centre), and every scored
+    column's value."""
+    from .fast.c4solver import CELLS, ORDER
+
+    best = max((int(column) for column in ORDER if int(column) in scores),
+               key=scores.__getitem__)  # max keeps the first of a tie
+    return SearchDone(best, value_of(scores[best], state.ply), (best,), work, elapsed,
+                      CELLS - state.ply, exact_values(state, scores), note)
+
+
 def solved_decision(state, control: SearchControl) -> SearchDone | None:
     """The best-scoring move (the fastest win, the slowest loss; ties to the centre)
     with every column's exact value, or None if the solve would not end in half the
     time left (the other half is Alpha-Beta's)."""
-    from .fast.c4solver import CELLS, INVALID, ORDER
+    from .fast.c4solver import INVALID
 
     warm_up()  # at once if the agent was prepared; never timed as solving
     left = control.time_left()
@@ -81,13 +100,8 @@ def solved_decision(state, control: SearchControl) -> SearchDone | None:
     _timed[1] += nodes
     if scores is None:
         return None
-    best = max((column for column in ORDER if scores[column] != INVALID),
-               key=lambda column: scores[column])  # max keeps the first of a tie
-    values = tuple(MoveValue(column, value_of(scores[column], state.ply), Bound.EXACT)
-                   for column in range(len(scores)) if scores[column] != INVALID)
-    return SearchDone(int(best), value_of(scores[best], state.ply), (int(best),),
-                      nodes, control.elapsed(), CELLS - state.ply, values,
-                      EXACT_NOTE)
+    return exact_decision(state, {column: score for column, score in enumerate(scores)
+                                  if score != INVALID}, nodes, control.elapsed())
 
 
 def perfect_search(state, budget: Budget, observer, control: SearchControl,
