@@ -1,6 +1,8 @@
 """A game in progress: who plays each side, the positions so far, undo.
 
 The app and the CLI both drive games through this; it holds no UI and no search.
+`seeded` is the one rule that turns a game's seed into each side's agent seed, so that
+`demo --seed N`, `analyze --seed N` and the app with seed N make the same decisions.
 """
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .agents import Agent, parse_agent
 from .game import Game, Move, Outcome, State
+from .rng import derive_seed
 
 HUMAN = "human"
 
@@ -17,6 +20,14 @@ def parse_side(spec: str) -> Agent | None:
     return None if spec.strip() == HUMAN else parse_agent(spec)
 
 
+def seeded(agent: Agent, seed: int | None, side: int) -> Agent:
+    """`agent` playing `side` in a game with this seed: a seed setting its spec leaves
+    out becomes `derive_seed(seed, side)`, so the two sides never share a seed and the
+    same game seed replays the same game; a seed the spec names is kept. With no game
+    seed, the agent as it is."""
+    return agent if seed is None else agent.with_defaults(seed=derive_seed(seed, side))
+
+
 @dataclass
 class Match:
     game: Game
@@ -24,9 +35,12 @@ class Match:
     start: State | None = None
     states: list[State] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
+    seed: int | None = None  # the game's seed: see `seeded` (None: the specs' own seeds)
 
     def __post_init__(self) -> None:
-        self.agents = tuple(parse_side(spec) for spec in self.sides)
+        agents = [parse_side(spec) for spec in self.sides]
+        self.agents = tuple(None if agent is None else seeded(agent, self.seed, side)
+                            for side, agent in enumerate(agents))
         if self.start is None:
             self.start = self.game.start()
         if not self.states:

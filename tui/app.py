@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sys
 from collections import Counter
 from functools import partial
@@ -30,9 +31,11 @@ class PlygroundApp(App):
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
                  position: str | None = None, *, options: dict | None = None,
                  clock: str = "real", move_delay: float = 0.6,
-                 animations: bool = True, analysis: bool = True) -> None:
+                 animations: bool = True, analysis: bool = True,
+                 seed: int | None = None) -> None:
         super().__init__()
         self.start_with = (game_id, sides, position, options or {})
+        self.seed = seed  # the games' seed (`play --seed`); None: each game draws one
         self.clock = clock
         self.move_delay = move_delay
         if not animations:
@@ -58,13 +61,13 @@ class PlygroundApp(App):
         game_id, sides, position, options = self.start_with
         if game_id is not None and sides is not None:
             try:
-                self.start_match(game_id, sides, position, options)
+                self.start_match(game_id, sides, position, options, self.seed)
                 return
             except PlygroundError as error:  # the CLI checks first; say it all the same
                 self.notify(str(error), title="Cannot start that game", severity="error",
                             markup=False)
                 game_id = options = None
-        self.push_screen(SetupScreen(game_id, sides, options))
+        self.push_screen(SetupScreen(game_id, sides, options, self.seed))
 
     def on_unmount(self) -> None:
         self.engine.close()
@@ -91,18 +94,27 @@ class PlygroundApp(App):
             screen.post_message(AnalysisUpdate(update))
 
     def start_match(self, game_id: str, sides: tuple[str, str],
-                    position: str | None = None, options: dict | None = None) -> None:
+                    position: str | None = None, options: dict | None = None,
+                    seed: int | None = None) -> None:
+        """Open a game; without a seed it draws one, which the game screen shows, so
+        that any game can be replayed (`play --seed`, or the setup screen's Seed)."""
         game = get_game(game_id, **(options or {}))
         start = game.parse_position(position) if position else None
-        self.game_screen = GameScreen(Match(game, sides, start), self.move_delay)
+        if seed is None:
+            seed = random.randrange(1 << 16)
+        match = Match(game, sides, start, seed=seed)
+        self.game_screen = GameScreen(match, self.move_delay)
         self.push_screen(self.game_screen)
 
     def show_setup(self, match: Match) -> None:
-        """Leave the game for the setup screen, keeping the game's choices."""
+        """Leave the game for the setup screen, keeping the game's choices. The setup
+        screen the game came from keeps its Seed as typed; a game opened from the
+        command line fills it with `--seed` (empty without: a drawn seed stays drawn)."""
         self.game_screen = None
         self.pop_screen()
         if not isinstance(self.screen, SetupScreen):
-            self.push_screen(SetupScreen(match.game.id, match.sides, match.game.options()))
+            self.push_screen(SetupScreen(match.game.id, match.sides, match.game.options(),
+                                         self.seed))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, plus every key binding active on this screen."""
@@ -127,7 +139,8 @@ def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,
 
 
 def run(game_id: str | None = None, sides: tuple[str, str] | None = None,
-        position: str | None = None, options: dict | None = None) -> None:
+        position: str | None = None, options: dict | None = None,
+        seed: int | None = None) -> None:
     """Open the setup screen, or a game directly when the game and both sides are given;
-    `options` are the game's (e.g. a board size)."""
-    create_app(game_id, sides, position, options=options).run()
+    `options` are the game's (e.g. a board size), `seed` the games' (else drawn)."""
+    create_app(game_id, sides, position, options=options, seed=seed).run()

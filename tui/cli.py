@@ -35,8 +35,8 @@ from plyground.core import (Agent, Game, PlygroundError, State, game_entries, pa
                             parse_game)
 from plyground.core.fast import warm_up
 from plyground.core.game import GameEntry
+from plyground.core.match import seeded
 from plyground.core.perft import distinct_positions, perft
-from plyground.core.rng import derive_seed
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
 from plyground.core.tournament import (GameResult, cross_table, pair_seed, round_robin,
@@ -111,10 +111,11 @@ DemoSecond = Annotated[str, typer.Option(
 
 
 def launch(game_id: str | None = None, sides: tuple[str, str] | None = None,
-           position: str | None = None, options: dict | None = None) -> None:
+           position: str | None = None, options: dict | None = None,
+           seed: int | None = None) -> None:
     from plyground.tui.app import run  # Textual loads only when the app opens
 
-    run(game_id=game_id, sides=sides, position=position, options=options)
+    run(game_id=game_id, sides=sides, position=position, options=options, seed=seed)
 
 
 def is_human(spec: str) -> bool:
@@ -144,13 +145,19 @@ def side_spec(spec: str) -> str:
     return HUMAN if is_human(spec) else parse_agent(spec).spec
 
 
+GameSeed = Annotated[Optional[int], typer.Option(
+    help="the game's seed: an agent whose spec sets no seed gets one derived from it "
+         "and its side, the same in play, demo and analyze", show_default=False)]
+
+
 @app.command()
 def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None,
-         position: Position = None) -> None:
+         position: Position = None, seed: GameSeed = None) -> None:
     """Open the app on a game.
 
     Naming a side skips the side choice (an unnamed side is human);
-    naming none leaves the choice to the setup screen.
+    naming none leaves the choice to the setup screen. Without --seed,
+    each game draws a seed; the game screen shows it.
     """
     game = parse_game(game_spec)
     if position is not None:
@@ -158,21 +165,20 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
     sides = None
     if first is not None or second is not None:
         sides = (side_spec(first or HUMAN), side_spec(second or HUMAN))
-    launch(game.id, sides, position, game.options())
+    launch(game.id, sides, position, game.options(), seed)
 
 
 # --- demo ----------------------------------------------------------------------------
 
 
 def demo_agent(game: Game, side: int, spec: str, seed: int | None) -> Agent:
-    """The agent `spec` names for `side`. With a demo seed, an agent that has a seed
-    setting the spec leaves out gets one derived from the demo seed and the side, so
-    the two sides never share a seed."""
+    """The agent `spec` names for `side`, seeded from the demo seed as the app seeds
+    it (`seeded`), so that `play --seed` replays the demo."""
     if is_human(spec):
         raise PlygroundError(f"{game.side_labels[side]} is human, but a demo plays agents "
                              "only (use `plyground play` to play)")
     agent = parse_agent(spec)
-    return agent if seed is None else agent.with_defaults(seed=derive_seed(seed, side))
+    return seeded(agent, seed, side)
 
 
 def move_line(game: Game, state: State, agent: Agent, done: SearchDone) -> Text:
@@ -195,8 +201,7 @@ def demo(
     first: DemoFirst,
     second: DemoSecond,
     position: Position = None,
-    seed: Annotated[Optional[int], typer.Option(
-        help="seed every agent that has a seed setting and is not given one")] = None,
+    seed: GameSeed = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", help="print only the result and the moves of the game")] = False,
 ) -> None:
@@ -550,6 +555,9 @@ def analyze(
         "--agent", metavar="AGENT", show_default=False,
         help="the agent that analyses (default: perfect:time=2 for Connect 4, the "
              "exact solver; else alphabeta:time=2)")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="the game's seed, as in demo and play: the agent gets the seed derived "
+             "for the side to move", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object instead of text")] = False,
 ) -> None:
@@ -563,7 +571,7 @@ def analyze(
     state = starting_state(game, position)
     if agent_spec is None:
         agent_spec = "perfect:time=2" if game.id == "connect4" else "alphabeta:time=2"
-    agent = parse_agent(agent_spec)
+    agent = seeded(parse_agent(agent_spec), seed, state.to_move)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     agent.prepare()
     done = agent.decide(state, exact_root=True)

@@ -29,8 +29,8 @@ def launches(monkeypatch):
     """The app's launches, recorded instead of opening the app."""
     calls = []
 
-    def fake_run(game_id=None, sides=None, position=None, options=None):
-        calls.append((game_id, sides, position, options))
+    def fake_run(game_id=None, sides=None, position=None, options=None, seed=None):
+        calls.append((game_id, sides, position, options, seed))
 
     monkeypatch.setattr("plyground.tui.app.run", fake_run)
     return calls
@@ -51,27 +51,32 @@ def replay(record: str):
 def test_no_arguments_open_the_setup_screen(launches):
     result = invoke()
     assert result.exit_code == 0, result.output
-    assert launches == [(None, None, None, None)]
+    assert launches == [(None, None, None, None, None)]
 
 
 def test_play_opens_the_game_with_both_sides(launches):
     result = invoke("play", "connect4", "--x", "human", "--o", "mcts:time=1")
     assert result.exit_code == 0, result.output
-    assert launches == [("connect4", ("human", "mcts:time=1"), None, {})]
+    assert launches == [("connect4", ("human", "mcts:time=1"), None, {}, None)]
 
 
 def test_play_takes_long_side_names_and_passes_checked_canonical_values(launches):
     result = invoke("play", "connect4", "--second", " minimax:depth = 4 ",
                     "--position", " 4453 ")
     assert result.exit_code == 0, result.output
-    assert launches == [("connect4", ("human", "minimax:depth=4"), "4453", {})]
+    assert launches == [("connect4", ("human", "minimax:depth=4"), "4453", {}, None)]
     invoke("play", "connect4", "--first", "greedy")
-    assert launches[-1] == ("connect4", ("greedy", "human"), None, {})
+    assert launches[-1] == ("connect4", ("greedy", "human"), None, {}, None)
 
 
 def test_play_without_sides_leaves_them_to_the_setup_screen(launches):
     assert invoke("play", "connect4").exit_code == 0
-    assert launches == [("connect4", None, None, {})]
+    assert launches == [("connect4", None, None, {}, None)]
+
+
+def test_play_passes_the_games_seed_to_the_app(launches):
+    assert invoke("play", "connect4", "--o", "mcts", "--seed", "41").exit_code == 0
+    assert launches == [("connect4", ("human", "mcts"), None, {}, 41)]
 
 
 # --- demo ----------------------------------------------------------------------------
@@ -189,6 +194,20 @@ def test_analyze_json_with_mcts_gives_means_and_visits():
     assert all(0 <= entry["value"] <= 1 for entry in report["moves"])
 
 
+def test_analyze_with_the_demos_seed_finds_the_demos_moves():
+    """`analyze --seed N` seeds its agent for the side to move as the demo seeded it."""
+    mcts = "mcts:iterations=200"
+    demo = invoke("demo", "connect4", "--x", mcts, "--o", mcts, "--seed", "5", "--quiet")
+    assert demo.exit_code == 0, demo.output
+    record = demo.stdout.splitlines()[1]
+    for ply in range(len(record)):  # every move, X's and O's
+        position = (record[:ply],) if ply else ()
+        result = invoke("analyze", "connect4", *position, "--agent", mcts, "--seed", "5",
+                        "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["best_move"] == record[ply], ply
+
+
 def test_analyze_says_what_an_exact_quarto_search_proves():
     """The report says a small endgame is proven won, lost or drawn, and once searched
     to the end every root move has its exact value (brute force agrees)."""
@@ -251,9 +270,10 @@ def test_play_takes_a_game_spec_and_passes_its_options_to_the_app(launches):
                     "--blue", "human", "--position", " r1..../...../....b1 r ")
     assert result.exit_code == 0, result.output
     assert launches == [("cephalopod", ("greedy", "human"), "r1..../...../....b1 r",
-                         {"rows": 3, "cols": 5})]
+                         {"rows": 3, "cols": 5}, None)]
     invoke("play", "cephalopod", "--blue", "mcts")
-    assert launches[-1] == ("cephalopod", ("human", "mcts"), None, {"rows": 5, "cols": 5})
+    assert launches[-1] == ("cephalopod", ("human", "mcts"), None, {"rows": 5, "cols": 5},
+                            None)
 
 
 def test_demo_plays_on_the_board_the_spec_names():
@@ -316,6 +336,8 @@ DEMO = ("demo", "connect4", "--x", "greedy", "--o", "greedy")
     (("demo", "connect4", "--x", "human", "--o", "greedy"), "X is human"),
     (("demo", "connect4", "--x", "greedy", "--o", "human"), "O is human"),
     ((*DEMO, "--seed", "abc"), "'--seed'"),
+    (("play", "connect4", "--seed", "abc"), "'--seed'"),
+    (("analyze", "connect4", "--seed", "1.5"), "'--seed'"),
     (("perft", "connect4", "--depth", "2", "--bogus"), "No such option: --bogus"),
     (("perft", "cephalopod:rows=4,cols=4", "--depth", "1"),
      "cephalopod boards are 5x5, 3x3, 3x5, not 4x4"),

@@ -160,6 +160,8 @@ class GameScreen(Screen):
                                        ("trace on", self.trace_mode)) if on]
         text = Text(f"{game.title}   ", style="bold")
         text.append(sides)
+        if self.match.seed is not None:  # to replay the game: play --seed, or Seed
+            text.append(f"   seed {self.match.seed}", style="dim")
         if flags:
             text.append("   [" + ", ".join(flags) + "]", style="bold")
         self.query_one("#players", Static).update(text, layout=False)

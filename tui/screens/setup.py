@@ -1,7 +1,6 @@
-"""The setup screen: the game, who plays each side, and each agent's main setting."""
+"""The setup screen: the game, who plays each side, each agent's main setting, and the
+game's seed (empty: the app draws one)."""
 from __future__ import annotations
-
-import random
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -65,8 +64,8 @@ def main_setting(kind: str):
     return next(s for s in cls.settings_spec if s.name == cls.main_setting)
 
 
-def spec_for(kind: str, value: str, seed: int) -> str:
-    """The agent spec a side's row describes (seeded agents get this game's seed)."""
+def spec_for(kind: str, value: str) -> str:
+    """The agent spec a side's row describes (its seed comes from the game's, `Match`)."""
     if kind == HUMAN:
         return HUMAN
     kind, _, chosen = kind.partition(":")
@@ -74,8 +73,6 @@ def spec_for(kind: str, value: str, seed: int) -> str:
     setting = main_setting(kind)
     if setting is not None and value.strip():
         settings.append(f"{setting.name}={value.strip()}")
-    if any(s.name == "seed" for s in AGENT_KINDS[kind].settings_spec):
-        settings.append(f"seed={seed}")
     return kind + (":" + ",".join(settings) if settings else "")
 
 
@@ -174,6 +171,10 @@ class SetupScreen(Screen):
     SetupScreen #game { width: 40; }
     SetupScreen #variant { width: 20; margin-left: 2; }
     SetupScreen RadioSet { width: 40; height: auto; }
+    SetupScreen #seed-row { height: auto; }
+    SetupScreen #seed-row > Label { width: 18; padding: 1 1 0 0; }
+    SetupScreen #seed { width: 14; }
+    SetupScreen #seed-help { width: 1fr; padding: 1 0 0 1; color: $text-muted; }
     SetupScreen #buttons { height: auto; margin-top: 1; }
     SetupScreen #buttons Button { margin-right: 2; }
     SetupScreen #setup-error { color: $error; height: auto; margin-top: 1; }
@@ -184,11 +185,12 @@ class SetupScreen(Screen):
     ]
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
-                 options: dict | None = None):
+                 options: dict | None = None, seed: int | None = None):
         super().__init__()
         self.game_id = game_id or playable_games()[0].id
         self.sides = sides or (HUMAN, DEFAULT_OPPONENT)
         self.options = options or {}
+        self.seed = seed
 
     def compose(self) -> ComposeResult:
         rows = [row_from_spec(spec) for spec in self.sides]
@@ -208,6 +210,12 @@ class SetupScreen(Screen):
                 yield Label("Players", classes="heading")
                 yield SideRow(0, *rows[0])
                 yield SideRow(1, *rows[1])
+                with Horizontal(id="seed-row"):
+                    yield Label("Seed")
+                    yield Input("" if self.seed is None else str(self.seed),
+                                placeholder="random", id="seed")
+                    yield Static("same seed, same game; empty: a new seed each game",
+                                 id="seed-help")
                 with Horizontal(id="buttons"):
                     yield Button("Start game", id="start", variant="primary")
                     yield Button("Quit", id="quit")
@@ -294,10 +302,14 @@ class SetupScreen(Screen):
         self.action_start()
 
     def action_start(self) -> None:
-        seed = random.randrange(1 << 16)
-        sides = tuple(spec_for(row.kind, row.value, seed + side)
-                      for side, row in enumerate(self.rows()))
+        sides = tuple(spec_for(row.kind, row.value) for row in self.rows())
         error = self.query_one("#setup-error", Static)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            error.update(Text(f"Seed: {seed_text!r} is not a whole number"))
+            return
         labels = get_game(self.query_one("#game", Select).value).side_labels
         for label, spec in zip(labels, sides):
             try:
@@ -307,4 +319,4 @@ class SetupScreen(Screen):
                 return
         error.update("")
         self.app.start_match(self.query_one("#game", Select).value, sides,
-                             options=self.chosen_options())
+                             options=self.chosen_options(), seed=seed)
