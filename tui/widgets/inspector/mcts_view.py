@@ -1,19 +1,38 @@
 """Live MCTS statistics: each root move's visits, share of visits, mean value, UCT.
 
-A DataTable updated cell by cell: snapshots arrive up to 20 times a second while the
-user is typing, so only what changed is redrawn.
+Snapshots arrive up to 20 times a second and the user may re-sort at any time, so the
+rows are places, not moves: each snapshot writes the root moves, sorted, into rows
+0..n-1 cell by cell. Nothing is cleared (that would reset the scroll) and every column
+has a fixed width (a width fitted to the cells would depend on when a snapshot came).
 """
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import DataTable
 
-from plyground.core.search.events import MctsSnapshot
+from plyground.core.search.events import MctsSnapshot, MoveStat
 
 BAR_WIDTH = 24
 EIGHTHS = " ▏▎▍▌▋▊▉"
 COLUMNS = ("move", "visits", "bar", "share", "mean", "uct")
 HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
+# Fixed widths for the columns whose text grows as a search runs ("91" becomes
+# "1,234"): a width fitted to the first snapshot would depend on when it arrived.
+# The move column's width is fitted to the root's legal moves when a search begins.
+WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("100.0%"), len("99.999"))
+
+# The sorts: the value each sorts by ("order" is the rules' move order, the order of
+# snapshot.stats), the column whose header shows the arrow, and the columns whose
+# header click picks it.
+SORT_VALUES = {"visits": lambda s: s.visits, "mean": lambda s: s.mean,
+               "uct": lambda s: s.uct}
+SORT_COLUMN = {"visits": "visits", "mean": "mean", "uct": "uct", "order": "move"}
+HEADER_SORT = {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
+               "mean": "mean", "uct": "uct"}
+ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
+MARKS = 3  # "★▶ ": the best and played marks before a move's label
 
 
 def share_bar(share: float, width: int = BAR_WIDTH) -> str:
@@ -23,27 +42,67 @@ def share_bar(share: float, width: int = BAR_WIDTH) -> str:
     return ("█" * full + (EIGHTHS[part] if part else "")).ljust(width)
 
 
+def sorted_stats(stats, sort: str, descending: bool) -> list[MoveStat]:
+    """`stats` by `sort`; ties stay in the rules' order either way, so the order is
+    the same for the same snapshot however often it is redrawn."""
+    if sort == "order":
+        return list(reversed(stats)) if descending else list(stats)
+    value, sign = SORT_VALUES[sort], -1 if descending else 1
+    return [stat for _, stat in sorted(enumerate(stats),
+                                       key=lambda pair: (sign * value(pair[1]), pair[0]))]
+
+
 class MctsView(DataTable):
     DEFAULT_CSS = """
     MctsView { height: auto; max-height: 1fr; background: $surface; }
     MctsView > .mcts--best { color: $accent; text-style: bold; }
+    MctsView > .mcts--played { color: $success; text-style: bold; }
     """
-    COMPONENT_CLASSES = {"mcts--best"}
+    COMPONENT_CLASSES = {"mcts--best", "mcts--played"}
+    # One footer entry, "v m c o Sort", so the game screen's keys still fit; the
+    # header's arrow says which column sorts, the keys panel names each key.
+    SORT_KEYS = Binding.Group("Sort")
+    BINDINGS = [
+        Binding("v", "sort('visits')", "Sort by visits", group=SORT_KEYS),
+        Binding("m", "sort('mean')", "Sort by mean", group=SORT_KEYS),
+        Binding("c", "sort('uct')", "Sort by UCT", group=SORT_KEYS),
+        Binding("o", "sort('order')", "Sort in move order", group=SORT_KEYS),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="none", zebra_stripes=False, **kwargs)
         self.game = None
         self.state = None
-        self.best = None
+        self.labels: dict = {}  # move -> its label, for the root's legal moves
         self.snapshot: MctsSnapshot | None = None
+        self.played_move = None
+        self.sort_by, self.descending = "visits", True
+        self.moves: list = []  # the move shown in each row, top to bottom
 
     def on_mount(self) -> None:
-        for key, header in zip(COLUMNS, HEADERS):
-            self.add_column(header, key=key)
+        self.add_fixed_columns()
+
+    def add_fixed_columns(self) -> None:
+        move_width = max([cell_len(HEADERS[0] + ARROW[True])] +
+                         [MARKS + cell_len(label) for label in self.labels.values()])
+        widths = (move_width,) + WIDTHS[1:]
+        for key, header, width in zip(COLUMNS, HEADERS, widths):
+            self.add_column(self.header(key, header), key=key, width=width)
+
+    def header(self, key: str, text: str) -> Text:
+        """A column's label: the sorted column's ends in an arrow."""
+        if key not in SORT_COLUMN.values():
+            return Text(text)
+        sorted_here = SORT_COLUMN[self.sort_by] == key
+        return Text(text + (ARROW[self.descending] if sorted_here else ""))
 
     def begin(self, game, state) -> None:
-        self.game, self.state, self.best, self.snapshot = game, state, None, None
-        self.clear()
+        """A new search: new rows, and a move column as wide as the longest label."""
+        self.game, self.state, self.snapshot, self.played_move = game, state, None, None
+        self.labels = {move: game.describe_move(move, state) for move in state.moves()}
+        self.moves = []
+        self.clear(columns=True)
+        self.add_fixed_columns()
 
     def feed(self, events: list) -> None:
         snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
@@ -52,31 +111,66 @@ class MctsView(DataTable):
 
     def show(self, snapshot: MctsSnapshot) -> None:
         self.snapshot = snapshot
-        total = sum(stat.visits for stat in snapshot.stats) or 1
-        best = max(snapshot.stats, key=lambda s: s.visits, default=None)
-        best_move = best.move if best is not None else None
-        for stat in snapshot.stats:
-            key = str(stat.move)
-            cells = {
-                "visits": Text(f"{stat.visits:,}", justify="right"),
-                "bar": share_bar(stat.visits / total),
-                "share": Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
-                "mean": Text(f"{100 * stat.mean:.1f}%", justify="right"),
-                "uct": Text(f"{stat.uct:.3f}", justify="right"),
-            }
-            if key not in self.rows:
-                self.add_row(self.move_cell(stat.move, False), *cells.values(), key=key)
-            else:
-                for column, value in cells.items():
-                    self.update_cell(key, column, value)
-        if best_move != self.best:
-            for move, is_best in ((self.best, False), (best_move, True)):
-                if move is not None and str(move) in self.rows:
-                    self.update_cell(str(move), "move", self.move_cell(move, is_best))
-            self.best = best_move
+        self.redraw()
 
-    def move_cell(self, move, best: bool) -> Text:
-        label = self.game.describe_move(move, self.state)
-        if best:
-            return Text(f"★ {label}", style=self.get_component_rich_style("mcts--best"))
-        return Text(f"  {label}")
+    def played(self, move) -> None:
+        """The search ended and `move` was played: mark it (▶) next to the best (★)."""
+        self.played_move = move
+        self.redraw()
+
+    def action_sort(self, sort: str) -> None:
+        """Sort by `sort`, largest first (the rules' order first for "order"); the
+        same sort again reverses it."""
+        if sort == self.sort_by:
+            self.descending = not self.descending
+        else:
+            self.sort_by, self.descending = sort, sort != "order"
+        self.redraw()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        self.action_sort(HEADER_SORT[event.column_key.value])
+
+    def redraw(self) -> None:
+        """Write the headers and the sorted moves into the rows (which only grow during
+        a search: a root's expanded moves never go away).
+
+        Only changed cells are written, as each write redraws the table; but DataTable
+        redraws its header only on a write, so a new header label writes them all."""
+        headers = [self.header(key, text) for key, text in zip(COLUMNS, HEADERS)]
+        relabel = headers != [column.label for column in self.ordered_columns]
+        for column, label in zip(self.ordered_columns, headers):
+            column.label = label
+        if self.snapshot is None:
+            return
+        stats = self.snapshot.stats
+        total = sum(stat.visits for stat in stats) or 1
+        best = max(stats, key=lambda s: s.visits, default=None)
+        ordered = sorted_stats(stats, self.sort_by, self.descending)
+        self.moves = [stat.move for stat in ordered]
+        styles = (self.get_component_rich_style("mcts--best"),
+                  self.get_component_rich_style("mcts--played"))
+        for index, stat in enumerate(ordered):
+            cells = (
+                self.move_cell(stat.move, stat is best, *styles),
+                Text(f"{stat.visits:,}", justify="right"),
+                share_bar(stat.visits / total),
+                Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
+                Text(f"{100 * stat.mean:.1f}%", justify="right"),
+                Text(f"{stat.uct:.3f}", justify="right"),
+            )
+            row = str(index)
+            if row in self.rows:
+                for column, value in zip(COLUMNS, cells):
+                    if relabel or self.get_cell(row, column) != value:
+                        self.update_cell(row, column, value)
+            else:
+                self.add_row(*cells, key=row)
+
+    def move_cell(self, move, best: bool, best_style, played_style) -> Text:
+        """★ marks the most visited move, ▶ the played one, each in its own place."""
+        played = move == self.played_move
+        label = self.labels.get(move) or self.game.describe_move(move, self.state)
+        return Text.assemble(
+            ("★" if best else " ", best_style), ("▶" if played else " ", played_style),
+            " ", (label, best_style if best else played_style if played else ""))
