@@ -17,6 +17,7 @@ from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
 from .search.control import Budget, SearchControl
 from .search.events import SearchDone
+from .values import MEAN
 from .search.mcts import DEFAULT_EXPLORATION, mcts_search
 from .search.minimax import DEFAULT_DEPTH, minimax_search
 
@@ -56,6 +57,9 @@ class Agent:
     description: str = ""
     settings_spec: tuple[Setting, ...] = ()
     main_setting: str | None = None
+    # how the inspector shows its search: "tree" (root moves and replies with their
+    # values), "visits" (MCTS root statistics) or "none" (it does not search)
+    shows = "tree"
 
     def __init__(self, **settings: Any) -> None:
         known = {s.name: s for s in self.settings_spec}
@@ -126,6 +130,13 @@ class Agent:
             observer(done)  # every agent's last event, even one that does not search
         return done
 
+    def replay_plan(self, done: SearchDone) -> "tuple[Agent, Budget] | None":
+        """How to run the search behind `done` again, tracing every step, so that it
+        repeats it: this agent (same settings, same seed) and a budget that needs no
+        clock, since a tracing search is slower and a clock would stop it elsewhere.
+        None for an agent that does not search."""
+        return self, replay_budget(self.budget(), done)
+
     def choose(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None) -> Move:
         return self.decide(state, budget, observer, control).best_move
@@ -139,15 +150,30 @@ class Agent:
         return SplitMix64(derive_seed(self.settings["seed"], state.key()))
 
 
+def replay_budget(budget: Budget, done: SearchDone) -> Budget:
+    """The clock-free budget that repeats `done`: as many MCTS iterations as it ran;
+    for a tree search stopped by its budget, as many nodes (the count stops it at the
+    same node, in the same unfinished iteration); else its last depth."""
+    if done.scale == MEAN:
+        return Budget(iterations=done.work)
+    if done.stopped:
+        return Budget(depth=budget.depth, nodes=done.work)
+    return Budget(depth=done.depth)
+
+
 class RandomAgent(Agent):
     kind, title = "random", "Random"
     description = "plays a uniformly random legal move"
     settings_spec = (SEED,)
+    shows = "none"
 
     def search(self, state, budget, observer, control, exact_root):
         moves = list(state.moves())
         move = moves[self.rng(state).below(len(moves))]
         return SearchDone(move, None, (move,), 0, control.elapsed())
+
+    def replay_plan(self, done):
+        return None  # it does not search
 
 
 class GreedyAgent(Agent):
@@ -259,6 +285,13 @@ class PerfectAgent(Agent):
 
         return perfect_search(state, budget, observer, control, exact_root)
 
+    def replay_plan(self, done):
+        """The solver (a kernel) keeps no trace; Alpha-Beta's fallback can be replayed."""
+        if done.exact:
+            return None
+        fallback = AlphaBetaAgent(time=self.budget().time)
+        return fallback, replay_budget(fallback.budget(), done)
+
 
 class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
@@ -270,6 +303,7 @@ class MctsAgent(Agent):
         SEED,
     )
     main_setting = "iterations"
+    shows = "visits"
 
     def budget(self):
         if self.settings["time"] is not None:
@@ -303,6 +337,7 @@ class GaAgent(Agent):
                 "given)"),
         SEED,
     )
+    shows = "none"
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -340,6 +375,9 @@ class GaAgent(Agent):
     def search(self, state, budget, observer, control, exact_root):
         move = choose_column(state, self.profile.genes, self.rng(state))
         return SearchDone(move, None, (move,), 0, control.elapsed())
+
+    def replay_plan(self, done):
+        return None  # its strategies vote; there is no search tree
 
 
 AGENT_KINDS: dict[str, type[Agent]] = {

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .search.control import Budget, SearchControl, StopFlag, TickClock
-from .search.events import TRACE_EVENTS, Recorder, SearchDone
+from .search.events import TRACE_EVENTS, Recorder, SearchDone, TraceProgress
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
 DEFAULT_TRACE_CAP = 200_000
@@ -44,6 +44,9 @@ class SearchRequest:
     game_options: dict = field(default_factory=dict)
     trace: bool = False
     trace_cap: int = DEFAULT_TRACE_CAP
+    budget: Budget | None = None  # the agent's own unless given (a replay's)
+    trace_depth: int | None = None  # record only this iteration of a tree search
+    target: int = 0  # the work a replay expects to do, for its progress
 
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the agent's decision."""
@@ -52,8 +55,9 @@ class SearchRequest:
         state = _parse_state(self.game_id, self.game_options, self.position)
         agent = parse_agent(self.agent)
         agent.prepare()
-        return agent.decide(state, observer=observer,
-                            control=SearchControl(agent.budget(), stop, clock))
+        budget = self.budget or agent.budget()
+        return agent.decide(state, budget, observer=observer,
+                            control=SearchControl(budget, stop, clock))
 
 
 @dataclass(frozen=True)
@@ -127,13 +131,16 @@ class EngineError(Exception):
 
 
 class _Streamer:
-    """The child's observer: batches live events, records the trace (capped)."""
+    """The child's observer: batches live events, records the trace (capped), and
+    while it records, reports its progress with each batch."""
 
-    def __init__(self, conn, search_id: int, trace: bool, cap: int) -> None:
+    def __init__(self, conn, search_id: int, request) -> None:
         self.conn = conn
         self.search_id = search_id
-        self.trace = trace
-        self.recorder = Recorder(trace=True, cap=cap)
+        self.trace = request.trace
+        self.target = getattr(request, "target", 0)  # only a search request has these
+        self.recorder = Recorder(trace=True, cap=request.trace_cap,
+                                 depth=getattr(request, "trace_depth", None))
         self.pending: list = []
         self.lock = threading.Lock()
         self.done = threading.Event()
@@ -150,6 +157,8 @@ class _Streamer:
     def flush(self) -> None:
         with self.lock:
             batch, self.pending = self.pending, []
+            if self.trace:
+                batch.append(TraceProgress(self.recorder.work, self.target))
             if batch:
                 self.conn.send(("events", self.search_id, batch))
 
@@ -187,7 +196,7 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
             continue
         search_id, request = message[1], message[2]
         stop.clear()
-        streamer = _Streamer(events, search_id, request.trace, request.trace_cap)
+        streamer = _Streamer(events, search_id, request)
         try:
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
             result = request.run(streamer, stop, clock)

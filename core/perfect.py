@@ -78,7 +78,8 @@ def exact_decision(state, scores: dict[int, int], work: int, elapsed: float,
     best = max((int(column) for column in ORDER if int(column) in scores),
                key=scores.__getitem__)  # max keeps the first of a tie
     return SearchDone(best, value_of(scores[best], state.ply), (best,), work, elapsed,
-                      CELLS - state.ply, exact_values(state, scores), note)
+                      CELLS - state.ply, exact_values(state, scores), note,
+                      exact=note == EXACT_NOTE)
 
 
 def solved_decision(state, control: SearchControl) -> SearchDone | None:
@@ -113,4 +114,5 @@ def perfect_search(state, budget: Budget, observer, control: SearchControl,
 
     fallback = alphabeta_search(state.game, state, budget, observer, control,
                                 backend=tree_backend(state.game), exact_root=exact_root)
-    return replace(fallback, note=ESTIMATE_NOTE)
+    note = ESTIMATE_NOTE + (f"; {fallback.note}" if fallback.note else "")
+    return replace(fallback, note=note)

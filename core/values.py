@@ -46,6 +46,15 @@ def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
     return f"{value:+d}"
 
 
+BOUND_MARKS = {"lower": "≥ ", "upper": "≤ "}  # by events.Bound; exact has none
+
+
+def describe_bounded(value: float, bound: str, ply: int, scale: str = SCORE) -> str:
+    """A value with what alpha-beta knows of it: `≤ +11` (a cut-off proved at most
+    this), `≥ win in 3`, or the value itself when exact."""
+    return BOUND_MARKS.get(bound, "") + describe_value(value, ply, scale)
+
+
 def proven(game, state, value: float, depth: int | None) -> str:
     """What a tree search's completed depth proves about `state`: `proven lost` /
     `proven won` for a decisive value, `proven draw` for a search that saw every line

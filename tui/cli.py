@@ -41,7 +41,7 @@ from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
 from plyground.core.tournament import (GameResult, cross_table, pair_seed, round_robin,
                                        run_match, run_tournament, scores, tally, turns)
-from plyground.core.values import SCORE, describe_value, proven
+from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
 from .cli_solve import solve_command
 from .cli_train import train_command
@@ -484,15 +484,16 @@ def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) ->
     renders it. Values are for the side to move; moves are in the game's notation and
     in the order the rules list them."""
 
-    def valued(value: float | None) -> dict:
-        text = None if value is None else describe_value(value, state.ply, done.scale)
+    def valued(value: float | None, bound: str = "exact") -> dict:
+        text = None if value is None else \
+            describe_bounded(value, bound, state.ply, done.scale)
         return {"value": value, "description": text}
 
     order = {move: index for index, move in enumerate(state.moves())}
     moves = []
     for move_value in sorted(done.move_values, key=lambda mv: order[mv.move]):
-        entry = {"move": game.format_move(move_value.move), **valued(move_value.value),
-                 "bound": move_value.bound}
+        entry = {"move": game.format_move(move_value.move),
+                 **valued(move_value.value, move_value.bound), "bound": move_value.bound}
         if move_value.visits is not None:
             entry["visits"] = move_value.visits
         moves.append(entry)
@@ -558,14 +559,20 @@ def analyze(
     seed: Annotated[Optional[int], typer.Option(
         help="the game's seed, as in demo and play: the agent gets the seed derived "
              "for the side to move", show_default=False)] = None,
+    every_move_exact: Annotated[bool, typer.Option(
+        "--every-move-exact", help="search every root move with a full window, so "
+        "each gets an exact value, not a bound (a different search from the agent's "
+        "own: slower, and its move can differ)")] = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object instead of text")] = False,
 ) -> None:
     """Analyse a position: best move, value, principal variation, each move's value.
 
-    Alpha-beta values every move exactly at the depth it reaches. In Connect 4
-    the solver gives exact values when it finishes in time; the line under
-    the board says whether the values are exact or estimates.
+    The agent decides as it would in a game (the same move, value and depth
+    the app's inspector shows); a move alpha-beta proved worse without its
+    exact value shows a bound (≤). In Connect 4 the solver gives exact values
+    when it finishes in time; the line under the board says whether the
+    values are exact or estimates.
     """
     game = parse_game(game_spec)
     state = starting_state(game, position)
@@ -574,7 +581,7 @@ def analyze(
     agent = seeded(parse_agent(agent_spec), seed, state.to_move)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     agent.prepare()
-    done = agent.decide(state, exact_root=True)
+    done = agent.decide(state, exact_root=every_move_exact)
     report = analysis_report(game, state, agent, done)
     if as_json:
         typer.echo(json.dumps(report, indent=2))

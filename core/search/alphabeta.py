@@ -186,8 +186,10 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
             # An unfinished depth is dropped whole: the decision, its value and the
             # root moves' values all come from the same, last complete, depth.
             if done is not None:
+                searched, total = len(search.root_values), len(state.moves())
                 done = replace(done, work=search.nodes, elapsed=control.elapsed(),
-                               note=f"stopped during depth {depth}")
+                               note=f"stopped during depth {depth}: {searched} of "
+                                    f"{total} root moves searched", stopped=True)
             break
         elapsed = control.elapsed()
         move_values = tuple(search.root_values)
@@ -202,5 +204,5 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
     if done is None:
         first = game.order_moves(state, state.moves())[0]
         return SearchDone(first, None, (first,), search.nodes, control.elapsed(),
-                          note="stopped before depth 1 was complete")
+                          note="stopped before depth 1 was complete", stopped=True)
     return done

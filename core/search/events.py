@@ -178,7 +178,9 @@ class SearchDone:
     on the `scale` of values.py: "score" (heuristic or decisive) or "mean" (an MCTS mean
     result, 0..1); `work` counts nodes or MCTS iterations; `depth` is the last completed
     depth of a tree search; `move_values` are the root moves' values where the search
-    has them.
+    has them (`stopped` says the budget or a cancel ended the search). `note` says how the search ended when that matters ("stopped during
+    depth 15: 3 of 7 root moves searched": a deeper iteration the budget cut short,
+    never the decision). `exact` marks values a solver proved, every one of them.
     """
 
     best_move: Move
@@ -190,10 +192,21 @@ class SearchDone:
     move_values: tuple[MoveValue, ...] = ()
     note: str = ""
     scale: str = "score"
+    exact: bool = False
+    stopped: bool = False  # the budget or a cancel ended it, not its own depth limit
 
     @property
     def work_unit(self) -> str:
         return "iterations" if self.scale == "mean" else "nodes"
+
+
+@dataclass(frozen=True, slots=True)
+class TraceProgress:
+    """Live, while a search records its trace: `work` nodes (or MCTS iterations) done
+    of the `target` it is expected to reach (0 if unknown)."""
+
+    work: int
+    target: int
 
 
 TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,
@@ -208,16 +221,31 @@ class Observer(Protocol):
 
 @dataclass
 class Recorder:
-    """An observer that keeps events in a list, the trace capped at `cap` events."""
+    """An observer that keeps events in a list, the trace capped at `cap` events.
+
+    With `depth`, only the tree-search iteration of that depth is kept (the one a
+    learner steps through): the search still runs every iteration before it, but
+    memory holds one. `work` counts the nodes entered (or MCTS iterations started),
+    recorded or not."""
 
     trace: bool = False
     cap: int = 200_000
+    depth: int | None = None
     events: list = field(default_factory=list)
     trace_events: int = 0
     truncated: bool = False
+    work: int = 0
+    recording: bool = True
 
     def __call__(self, event: Any) -> None:
         if isinstance(event, TRACE_EVENTS):
+            if isinstance(event, (NodeEntered, MctsSelected)):
+                self.work += 1
+                if self.depth is not None and isinstance(event, NodeEntered) \
+                        and not event.path:
+                    self.recording = event.depth == self.depth
+            if not self.recording:
+                return
             if self.trace_events >= self.cap:
                 self.truncated = True
                 return

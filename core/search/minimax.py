@@ -57,14 +57,14 @@ def minimax_search(game: Game, state: State, budget: Budget, observer: Any = Non
         if not done:
             first = game.order_moves(state, state.moves())[0]
             return SearchDone(first, None, (first,), search.nodes, control.elapsed(),
-                              note="stopped before any move was searched")
+                              note="stopped before any move was searched", stopped=True)
         best = max(done, key=lambda mv: mv.value)
         return SearchDone(best.move, best.value, (best.move,), search.nodes,
                           control.elapsed(), move_values=tuple(done),
-                          note=f"stopped before depth {depth} was complete")
+                          note=f"stopped before depth {depth} was complete", stopped=True)
     elapsed = control.elapsed()
     move_values = tuple(search.root_values)
-    if rng is not None:
+    if rng is not None:  # the tie-break is part of the decision every view shows
         tied = [mv.move for mv in move_values if mv.value == value]
         choice = tied[rng.below(len(tied))]
         if choice != pv[0]:

@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
+from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
                      NodeLeft)
 
 
@@ -56,6 +56,22 @@ class ChildResult:
     move: Any
     value: float  # for the side to move at the child (negate for the parent's view)
     cutoff: bool
+    bound: str  # what `value` says for the parent's side: exact, or ≤ / ≥ a bound
+
+    @classmethod
+    def of(cls, left: NodeLeft) -> "ChildResult":
+        """A child's value, searched with window (alpha, beta): a cut-off in it (the
+        value reached beta) bounds it from below for its side, so from above for the
+        parent's; a value at or below alpha bounds it from above for its side."""
+        if left.source in ("leaf", "end", "repeat"):  # a static value: exact
+            bound = Bound.EXACT
+        elif left.value >= left.beta:
+            bound = Bound.UPPER
+        elif left.value <= left.alpha:
+            bound = Bound.LOWER
+        else:
+            bound = Bound.EXACT
+        return cls(left.path[-1], left.value, left.cutoff, bound)
 
 
 @dataclass(frozen=True)
@@ -92,7 +108,7 @@ class TreeReplay(Replay):
                 parent = self.parent.get(entry, -1)
                 if parent >= 0:
                     self.children.setdefault(parent, []).append(
-                        (i, ChildResult(event.path[-1], event.value, event.cutoff)))
+                        (i, ChildResult.of(event)))
 
     def frame(self, index: int) -> TreeFrame:
         event = self.events[index]

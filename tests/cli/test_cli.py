@@ -163,11 +163,30 @@ def test_analyze_shows_best_move_value_line_and_every_moves_value():
     assert "X to move" in out and "depth 4" in out and "nodes" in out
     assert "best move" in out and "principal variation:" in out
     rows = [line.split() for line in out.splitlines()]
-    assert [row[0] for row in rows if len(row) == 2 and row[0] in "1234567"] == list("1234567")
+    moves = [row for row in rows if len(row) in (2, 3) and row[0] in "1234567"]
+    assert [row[0] for row in moves] == list("1234567")
+    assert {row[1] for row in moves if len(row) == 3} <= {"≤", "≥"}  # bounds say so
+
+
+def test_analyze_gives_the_agents_own_decision_with_its_bounds():
+    """The same search as the agent's in a game: its move, value, depth and each root
+    move's value as the search left it (a bound where a cut-off stopped it)."""
+    result = invoke("analyze", "connect4", "4453", "--agent", "alphabeta:depth=6", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    done = alphabeta_search(GAME, GAME.parse_position("4453"), Budget(depth=6))
+    assert (report["best_move"], report["value"], report["depth"], report["work"]) == \
+        (GAME.format_move(done.best_move), done.value, done.depth, done.work)
+    assert [(entry["value"], entry["bound"]) for entry in report["moves"]] == \
+        [(mv.value, mv.bound) for mv in sorted(done.move_values, key=lambda mv: mv.move)]
+    assert "upper" in {entry["bound"] for entry in report["moves"]}
+    upper = next(entry for entry in report["moves"] if entry["bound"] == "upper")
+    assert upper["description"].startswith("≤ ")
 
 
 def test_analyze_json_gives_the_exact_root_values_of_alphabeta():
-    result = invoke("analyze", "connect4", "4453", "--agent", "alphabeta:depth=4", "--json")
+    result = invoke("analyze", "connect4", "4453", "--agent", "alphabeta:depth=4", "--json",
+                    "--every-move-exact")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     # The plain Python search is the reference (the CLI's agent may use a fast backend).
@@ -227,9 +246,11 @@ def test_analyze_says_what_an_exact_quarto_search_proves():
                                    "proven won" if value > 0 else "proven lost")
         if report["depth"] >= quarto.plies_left_at_most(state):
             # searched to the end (a win found sooner stops the deepening earlier)
-            for entry in report["moves"]:
+            for entry in report["moves"]:  # exact, or the bound a cut-off proved
                 move = quarto.parse_move(entry["move"], state)
-                assert entry["value"] == -brute_force(state.play(move))
+                true = -brute_force(state.play(move))
+                assert {"exact": entry["value"] == true, "upper": true <= entry["value"],
+                        "lower": true >= entry["value"]}[entry["bound"]]
             solved += 1
         proofs.add(report["proof"])
     assert len(proofs) >= 2 and solved >= 2

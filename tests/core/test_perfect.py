@@ -38,7 +38,7 @@ def test_perfect_plays_a_best_scoring_move_with_exact_values():
 def test_without_time_to_solve_it_falls_back_to_alpha_beta_as_an_estimate():
     early = GAME.parse_position("211")  # past the opening book: minutes to solve
     done = make_agent("perfect", time=0.05).decide(early)
-    assert done.note == ESTIMATE_NOTE
+    assert done.note.startswith(ESTIMATE_NOTE)
     assert done.best_move in early.moves()
 
 

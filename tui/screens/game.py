@@ -8,7 +8,7 @@ sense now (a move during the agent's turn, a full column) gets a message, nothin
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,12 +19,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from plyground.core.analysis import can_analyse
-from plyground.core.engine import (AnalysisRequest, EngineDone, EngineEvents, EngineFailed,
+from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone, EngineEvents, EngineFailed,
                                    EngineWarning, SearchRequest)
 from plyground.core.game import IllegalMove
 from plyground.core.match import Match
-from plyground.core.search.events import AnalysisProgress, MctsSnapshot
+from plyground.core.search.control import Budget
+from plyground.core.search.events import (AnalysisProgress, IterationDone, MctsSnapshot,
+                                          TraceProgress)
 from plyground.core.search.replay import replay_for
+from plyground.core.values import describe_value
 
 from ..widgets.analysis import AnalysisPanel
 from ..widgets.boards import BoardWidget, board_for
@@ -34,6 +37,8 @@ from ..widgets.move_list import MoveList
 from .result import ResultScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
+QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
+QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
 
 
 class EngineUpdate(Message):
@@ -64,6 +69,14 @@ class SearchRecord:
     result: object = None
     trace: list | None = None
     truncated: bool = False
+    iterations: list = field(default_factory=list)  # a move search's IterationDone
+    # a trace: what it replays, and what it must reproduce to be called faithful
+    title: str = ""
+    decision: "SearchRecord | None" = None
+    expected: tuple | None = None  # (move, value, work) of the search replayed
+    target: int = 0
+    progress: int = 0
+    started: float = 0.0
 
 
 class GameScreen(Screen):
@@ -81,6 +94,8 @@ class GameScreen(Screen):
         Binding("p", "pause", "Pause"),
         Binding("full_stop", "step_move", "Next move"),
         Binding("s", "step_through", "Step through search"),
+        Binding("d", "quick_replay", "Quicker replay"),
+        Binding("i", "focus_inspector", "Inspect"),
         Binding("t", "toggle_trace", "Trace"),
         Binding("a", "toggle_analysis", "Analysis"),
         Binding("r", "retry", "Retry"),
@@ -255,31 +270,68 @@ class GameScreen(Screen):
 
     # --- searching -----------------------------------------------------------------
 
-    def start_search(self, purpose: str = "move", state=None, side: int | None = None
-                     ) -> None:
-        """Ask the engine for a search: the move to play ("move"), or a recording of
-        how `side`'s agent searches `state`, to step through ("trace")."""
+    def start_search(self) -> None:
+        """Ask the engine for the move of the agent to play."""
         self.timer = None
-        state = self.match.state if state is None else state
-        side = state.to_move if side is None else side
+        state = self.match.state
+        side = state.to_move
         agent = self.match.agents[side]
         if agent is None or state.outcome() is not None:
             return
         game = self.match.game
         request = SearchRequest(game.id, game.format_position(state), agent.spec,
-                                game.options(), trace=self.trace_mode or purpose == "trace")
+                                game.options(), trace=self.trace_mode)
         self.board.show_heat({})
         search_id = self.app.engine.submit(request)
-        self.search = SearchRecord(purpose, state, side, agent, search_id)
-        if purpose == "move":
-            self.failed = None
+        self.search = SearchRecord("move", state, side, agent, search_id)
+        self.failed = None
         self.thinking_since = time.monotonic()
         self.inspector.begin(self.match.game, state, agent, self.side_label(side))
         self.refresh_thinking()
 
+    def start_trace(self, state, side: int, agent, budget: Budget | None, title: str,
+                    decision: "SearchRecord | None" = None, expected=None,
+                    trace_depth: int | None = None, target: int = 0) -> None:
+        """Record `agent`'s search of `state` step by step (the decision's view stays
+        as it is; the summary shows the recording's progress)."""
+        game = self.match.game
+        self.cancel_timer()
+        request = SearchRequest(game.id, game.format_position(state), agent.spec,
+                                game.options(), trace=True, budget=budget,
+                                trace_depth=trace_depth, target=target)
+        search_id = self.app.engine.submit(request)
+        self.search = SearchRecord("trace", state, side, agent, search_id, title=title,
+                                   decision=decision, expected=expected, target=target,
+                                   started=time.monotonic())
+        self.thinking_since = time.monotonic()
+        self.show_replay_progress()
+        self.refresh_thinking()
+        self.refresh_bindings()
+
+    def show_replay_progress(self) -> None:
+        search = self.search
+        text = Text(f"Recording {search.title}, step by step…\n", style="bold")
+        unit = "iterations" if search.agent.shows == "visits" else "nodes"
+        if search.target:
+            share = min(search.progress / search.target, 1.0)
+            text.append(f"{search.progress:,} of {search.target:,} {unit} "
+                        f"({100 * share:.0f}%)")
+            seconds = time.monotonic() - search.started
+            if search.progress and seconds > 0.5:
+                left = (search.target - search.progress) / (search.progress / seconds)
+                text.append(f" · about {max(left, 0):.0f} s left")
+        else:
+            text.append(f"{search.progress:,} {unit} so far")
+        if self.quick_plan() is not None:
+            text.append("\nd: a quicker, shallower replay instead (labelled as one)")
+        text.append("\ns again: stop recording")
+        self.inspector.replaying(text)
+
     def refresh_thinking(self) -> None:
         if self.search is None:
             return
+        if self.search.purpose == "trace":
+            self.show_replay_progress()
         seconds = time.monotonic() - self.thinking_since
         what = "is thinking" if self.search.purpose == "move" else \
             "is recording a step-by-step trace"
@@ -301,27 +353,38 @@ class GameScreen(Screen):
         if search is None or update.search_id != search.search_id:
             return  # a cancelled or superseded search
         if isinstance(update, EngineEvents):
+            if search.purpose == "trace":
+                progress = [e for e in update.events if isinstance(e, TraceProgress)]
+                if progress:
+                    search.progress = progress[-1].work
+                    self.show_replay_progress()
+                return
+            search.iterations += [e for e in update.events if isinstance(e, IterationDone)]
             self.inspector.feed(update.events)
             self.show_heat(update.events)
         elif isinstance(update, EngineDone):
             self.search = None
+            self.refresh_bindings()
             search.result, search.trace, search.truncated = \
                 update.result, update.trace, update.truncated
-            self.inspector.finish(update.result, self.side_label(search.side))
             if search.purpose == "trace":
                 self.recorded = search
                 self.open_step_view(search)
                 self.after_move(animate=False)
                 return
+            self.inspector.finish(update.result, self.side_label(search.side))
             self.last = search
             self.play(update.result.best_move)
         elif isinstance(update, EngineFailed):
             self.search = None
+            self.refresh_bindings()
             reason = update.message.splitlines()[0]
-            self.inspector.failed(reason)
             self.tell(reason, title="Search failed", severity="error")
             if search.purpose == "move":
+                self.inspector.failed(reason)
                 self.failed = reason
+            else:
+                self.inspector.leave_step()
             self.show_turn()
 
     def show_heat(self, events: list) -> None:
@@ -423,6 +486,8 @@ class GameScreen(Screen):
             return True if self.failed else None
         if action == "toggle_analysis":
             return self.has_analysis  # only Connect 4 has one
+        if action == "quick_replay":
+            return self.quick_plan() is not None
         return True
 
     def action_undo(self) -> None:
@@ -477,34 +542,99 @@ class GameScreen(Screen):
                   if self.trace_mode else "Trace off: searches run at full speed.")
 
     def action_step_through(self) -> None:
-        """Step through the last search, recording it first if it kept no trace."""
+        """Step through the search that decided the last move: its own trace if it
+        recorded one (trace mode), else the same search again, tracing, checked to
+        repeat the decision. With no decision yet, a new search of the position."""
         if self.search is not None:
-            self.tell("Wait until the search ends (or pause) to step through it.")
-            return
-        target = self.inspection_target()
-        if target is None:
-            self.tell("No agent plays in this game: there is no search to step through.")
-            return
-        state, side = target
-        agent = self.match.agents[side]
-        if agent.kind == "random":
-            self.tell("Random does not search: there is nothing to step through.")
-            return
-        for record in (self.last, self.recorded):
-            if record is not None and record.trace and (record.state, record.side) == target:
-                self.open_step_view(record)
+            if self.search.purpose == "move":
+                self.tell("Wait until the search ends (or pause) to step through it.")
                 return
-        self.start_search("trace", state, side)
+            self.cancel_search()  # s again: stop recording
+            self.inspector.leave_step()
+            self.tell("Recording stopped.")
+            self.after_move(animate=False)
+            return
+        decision = self.last
+        if decision is None:
+            self.trace_new_search()
+            return
+        result, agent = decision.result, decision.agent
+        if decision.trace:
+            decision.title = "the deciding search, recorded as it ran"
+            self.open_step_view(decision)
+            return
+        recorded = self.recorded
+        if recorded is not None and recorded.decision is decision and recorded.trace:
+            self.open_step_view(recorded)
+            return
+        plan = agent.replay_plan(result)
+        if plan is None:
+            self.tell("Its values come from a solver (a compiled kernel): there are no "
+                      "steps to show." if result.exact else
+                      f"{agent.label} does not search: there is nothing to step through.")
+            return
+        replayer, budget = plan
+        # every iteration if they all fit the trace's cap (two events a node), else
+        # only the deciding one: memory stays bounded
+        whole = 2 * result.work <= DEFAULT_TRACE_CAP or replayer.shows != "tree"
+        depth = None if whole else result.depth
+        self.start_trace(decision.state, decision.side, replayer, budget,
+                         "the deciding search", decision,
+                         (result.best_move, result.value, result.work), depth, result.work)
 
-    def inspection_target(self):
-        """(position, side) of the search to step through: the last one, else the one
-        the agent to move (or else the opponent's agent) would make now."""
-        if self.last is not None:
-            return self.last.state, self.last.side
+    def quick_plan(self):
+        """(budget, what it is, the figures it must reproduce, trace depth) of a quicker
+        replay of the decision being replayed, or None if there is none quicker."""
+        search = self.search
+        if search is None or search.purpose != "trace" or search.decision is None \
+                or search.expected is None:
+            return None
+        result = search.decision.result
+        if search.agent.shows == "visits":
+            if result.work <= QUICK_ITERATIONS:
+                return None
+            return (Budget(iterations=QUICK_ITERATIONS),
+                    f"a {QUICK_ITERATIONS:,}-iteration replay of a "
+                    f"{result.work:,}-iteration decision", None, None)
+        quick = [event for event in search.decision.iterations
+                 if event.nodes <= QUICK_NODES and event.depth < (result.depth or 0)]
+        if not quick:
+            return None
+        iteration = quick[-1]
+        return (Budget(depth=iteration.depth),
+                f"a depth-{iteration.depth} replay of a depth-{result.depth} decision",
+                (iteration.best_move, iteration.value, iteration.nodes), iteration.depth)
+
+    def action_quick_replay(self) -> None:
+        plan = self.quick_plan()
+        if plan is None:
+            self.tell("d makes a quicker replay while a long replay is being recorded.")
+            return
+        budget, title, expected, depth = plan
+        search = self.search
+        self.start_trace(search.state, search.side, search.agent, budget, title,
+                         search.decision, expected, depth,
+                         expected[2] if expected else budget.iterations or 0)
+
+    def trace_new_search(self) -> None:
+        """No decision yet: record the search the agent to move (or else the other
+        side's agent) would make now, labelled as a new search."""
+        if self.match.outcome is not None:
+            self.tell("The game is over and no agent searched in it: nothing to step "
+                      "through.")
+            return
         for side in (self.match.state.to_move, 1 - self.match.state.to_move):
-            if self.match.agents[side] is not None and self.match.outcome is None:
-                return self.match.state, side
-        return None
+            agent = self.match.agents[side]
+            if agent is None:
+                continue
+            if agent.shows == "none":
+                self.tell(f"{agent.label} does not search: there is nothing to step "
+                          "through.")
+                return
+            self.start_trace(self.match.state, side, agent, None,
+                             "a new search of this position (no move was decided yet)")
+            return
+        self.tell("No agent plays in this game: there is no search to step through.")
 
     def open_step_view(self, record: SearchRecord) -> None:
         replay = replay_for(record.trace or [])
@@ -512,8 +642,43 @@ class GameScreen(Screen):
             self.tell("That search recorded no steps.")
             return
         side = self.side_label(record.side)
-        title = f"{side}: {record.agent.label}, searching with {side} to move"
+        title = Text(f"{side}: {record.agent.label} with {side} to move — {record.title}",
+                     style="bold")
+        check = self.replay_check(record)
+        if check is not None:
+            title.append("\n")
+            title.append_text(check)
         self.inspector.step(replay, self.match.game, record.state, title, record.truncated)
+
+    def replay_check(self, record: SearchRecord) -> Text | None:
+        """Whether a replay repeated what it replays: move, value and work."""
+        if record.expected is None or record.result is None:
+            if record.decision is not None:
+                return Text("not checked against the decision: a shorter search",
+                            style="yellow")
+            return None
+        result = record.result
+        unit = "iterations" if result.scale == "mean" else "nodes"
+
+        def figures(move, value, work) -> str:
+            value_text = "" if value is None else \
+                f", value {describe_value(value, record.state.ply, result.scale)}"
+            return f"move {self.match.game.format_move(move)}{value_text}, {work:,} {unit}"
+
+        replayed = figures(result.best_move, result.value, result.work)
+        if (result.best_move, result.value, result.work) == record.expected:
+            what = "the decision" if record.title == "the deciding search" else \
+                "the decision's own iteration at that depth"
+            return Text(f"✓ matches {what}: {replayed}", style="bold green")
+        return Text(f"✗ differs from the decision: the replay gives {replayed}; "
+                    f"the decision was {figures(*record.expected)}", style="bold red")
+
+    def action_focus_inspector(self) -> None:
+        if not self.inspector.focus_view():
+            self.tell("Nothing to inspect yet: the inspector fills when an agent searches.")
+
+    def action_focus_board(self) -> None:
+        self.board.focus()
 
     def on_step_view_left(self, message: StepView.Left) -> None:
         self.inspector.leave_step()

@@ -1,44 +1,63 @@
 """The search inspector: what the agent is thinking, live, and step mode afterwards.
 
-The game screen feeds it the engine's events; it picks the view that fits the agent
-(a tree for minimax-style searches, a table for MCTS) and keeps a one-line summary.
+The game screen feeds it the engine's events; it picks the view that fits the search
+(a tree for minimax-style searches, a table for MCTS) and keeps a summary. When the
+search ends, the summary is the decision's own (move, value, depth, principal
+variation, work), the same object the tree's ★ row and `analyze` read; step mode,
+when left, gives the view and that summary back.
 """
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
-from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE
 from plyground.core.search.events import IterationDone, MctsSnapshot, SearchDone
 from plyground.core.values import describe_value, proven
 
-from .live_tree import LiveTree
+from .live_tree import LiveTree, plural
 from .mcts_view import MctsView
 from .step_view import StepView
 
-VIEW_FOR_KIND = {"mcts": "mcts-view", "random": "no-search"}
+VIEW_FOR = {"tree": "live-tree", "visits": "mcts-view", "none": "no-search"}
+TREE_LEGEND = ("★ the decision · values for the side making the move · ≤ ≥ bounds "
+               "from cut-offs · pruned: never searched")
 
 
 def line_text(game, moves) -> str:
     return " ".join(game.format_move(m) for m in moves) or "—"
 
 
+def exact_row(game, state, result: SearchDone) -> Text:
+    """Every move's exact value on one row; an entry never breaks across lines."""
+    entries = [f"{game.format_move(mv.move)} {describe_value(mv.value, state.ply)}"
+               for mv in result.move_values]
+    text = Text()
+    for index, (entry, mv) in enumerate(zip(entries, result.move_values)):
+        if index:
+            text.append("  ")
+        style = "bold" if mv.move == result.best_move else ""
+        text.append(entry.replace(" ", "\u00a0"), style=style)
+    return text
+
+
 class Inspector(Vertical):
     DEFAULT_CSS = """
     Inspector { border: round $primary; border-title-color: $text; padding: 0 1; }
-    Inspector #inspector-summary { height: 3; margin-bottom: 1; color: $text-muted; }
+    Inspector #inspector-summary { height: 4; margin-bottom: 1; color: $text-muted; }
     Inspector #no-search { color: $text-muted; }
     """
+    BINDINGS = [Binding("escape", "screen.focus_board", "Back to the board")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.game = None
         self.state = None
-        self.kind = ""
         self.searcher = ""
         self.live_view = "no-search"
+        self.summary: Text = Text()  # the live search's or the decision's
 
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-summary")
@@ -49,10 +68,13 @@ class Inspector(Vertical):
             yield MctsView(id="mcts-view")
             yield StepView(id="step-view")
 
-    def set_summary(self, text: str | Text) -> None:
-        """The lines above the view (a fixed height: no relayout at 20 updates/s)."""
-        self.query_one("#inspector-summary", Static).update(
-            Text(text) if isinstance(text, str) else text, layout=False)
+    def set_summary(self, text: str | Text, keep: bool = True) -> None:
+        """The lines above the view (a fixed height: no relayout at 20 updates/s);
+        `keep` makes them the ones step mode gives back."""
+        text = Text(text) if isinstance(text, str) else text
+        if keep:
+            self.summary = text
+        self.query_one("#inspector-summary", Static).update(text, layout=False)
 
     def show_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view
@@ -61,80 +83,110 @@ class Inspector(Vertical):
     def stepping(self) -> bool:
         return self.query_one(ContentSwitcher).current == "step-view"
 
+    def focus_view(self) -> bool:
+        """Give the keys to the view on show (the tree, the table, step mode)."""
+        current = self.query_one(ContentSwitcher).current
+        if current in ("live-tree", "mcts-view", "step-view"):
+            self.query_one(f"#{current}").focus()
+            return True
+        return False
+
     # --- live search -------------------------------------------------------------
 
     def begin(self, game, state, agent, side: str) -> None:
-        self.game, self.state, self.kind = game, state, agent.kind
+        self.game, self.state = game, state
         self.searcher = f"{side}: {agent.label}"
         self.border_title = f"Inspector — {self.searcher}"
-        view = self.live_view = VIEW_FOR_KIND.get(agent.kind, "live-tree")
+        view = self.live_view = VIEW_FOR[agent.shows]
         if view == "live-tree":
-            self.query_one(LiveTree).begin(game, state, f"{side} to move: root moves")
+            self.query_one(LiveTree).begin(game, state, side)
         elif view == "mcts-view":
             self.query_one(MctsView).begin(game, state)
         else:
             self.query_one("#no-search", Static).update(
-                Text(f"{agent.label} does not search: it picks a legal move at random."))
+                Text(f"{agent.label} does not search: {agent.description}."))
         self.set_summary(f"{side} is thinking…")
         self.show_view(view)
 
     def feed(self, events: list) -> None:
-        view = self.query_one(ContentSwitcher).current
-        if view == "live-tree":
+        if self.live_view == "live-tree":
             self.query_one(LiveTree).feed(events)
-        elif view == "mcts-view":
+        elif self.live_view == "mcts-view":
             self.query_one(MctsView).feed(events)
         for event in reversed(events):
             if isinstance(event, (IterationDone, MctsSnapshot)):
-                self.set_summary(self.progress_text(event))
+                self.set_summary(self.progress_text(event), keep=not self.stepping)
                 break
 
     def progress_text(self, event) -> Text:
         if isinstance(event, IterationDone):
             value = describe_value(event.value, self.state.ply)
-            text = Text()
-            proof = proven(self.game, self.state, event.value, event.depth)
-            if proof:
-                text.append(f"{proof} · ", style="bold red" if "lost" in proof else "bold")
+            text = self.proof_text(event.value, event.depth)
             return text + Text(
-                f"depth {event.depth} · {event.nodes:,} nodes · "
+                f"depth {event.depth} complete · {event.nodes:,} nodes · "
                 f"{event.nodes_per_second:,.0f} nodes/s · best "
                 f"{self.game.format_move(event.best_move)} ({value})\n"
                 f"principal variation: {line_text(self.game, event.pv)}\n"
-                "each value is for the side making that move; ≤ / ≥ are bounds "
-                "from alpha-beta cut-offs")
+                "searching deeper…\n" + TREE_LEGEND)
         best = max(event.stats, key=lambda s: s.visits, default=None)
         best_text = "" if best is None else \
             f" · best {self.game.format_move(best.move)} ({100 * best.mean:.1f}%)"
         side = self.game.side_labels[self.state.to_move]
         return Text(
-            f"{event.iterations:,} iterations · {event.iterations_per_second:,.0f}/s"
-            f"{best_text}\n"
+            f"{plural(event.iterations, 'iteration')} · "
+            f"{event.iterations_per_second:,.0f}/s{best_text}\n"
             f"principal variation: {line_text(self.game, event.pv)}\n"
-            f"mean: the playouts' results for {side} (a draw counts ½) · "
-            "UCT = mean + c·√(ln N / n) picks the move to explore")
+            f"mean: playout results for {side} (a draw counts ½) · "
+            "UCT = mean + c·√(ln N/n) picks what to explore\n"
+            "★ most visits (the move MCTS plays) · ▶ played · v m c o: sort")
+
+    def proof_text(self, value, depth) -> Text:
+        text = Text()
+        proof = proven(self.game, self.state, value, depth)
+        if proof:
+            text.append(f"{proof} · ", style="bold red" if "lost" in proof else "bold")
+        return text
 
     def finish(self, result: SearchDone, side: str) -> None:
+        """The decision: every view now shows it."""
         move = self.game.format_move(result.best_move)
         self.border_title = f"Inspector — {self.searcher} · played {move}"
-        if self.kind == "random":
-            self.set_summary(Text(f"{side} played {move} at random."))
-        elif result.note in (EXACT_NOTE, ESTIMATE_NOTE):  # the perfect agent's
-            self.set_summary(self.note_text(result, move))
-
-    def note_text(self, result: SearchDone, move: str) -> Text:
-        """A decision's note (`exact: solved` or `estimate: ...`) with its values."""
-        exact = result.note == EXACT_NOTE
-        text = Text(result.note, style="bold green" if exact else "bold yellow")
-        value = describe_value(result.value, self.state.ply)
-        text.append(f" · played {move} ({value})\n")
-        if exact:
-            text.append("every column, for the side to move: " + "  ".join(
-                f"{self.game.format_move(mv.move)} {describe_value(mv.value, self.state.ply)}"
-                for mv in result.move_values))
+        if self.live_view == "no-search":
+            self.set_summary(Text(f"{side} played {move}."))
+        elif result.exact:
+            self.set_summary(self.exact_text(result, move))
+            self.query_one("#no-search", Static).update(exact_row(self.game, self.state,
+                                                                  result))
+            self.live_view = "no-search"
+            self.show_view("no-search")
+        elif self.live_view == "live-tree":
+            self.query_one(LiveTree).finish(result)
+            self.set_summary(self.decision_text(result, move))
         else:
-            text.append(f"Alpha-Beta reached depth {result.depth}; its values are "
-                        "heuristic estimates, not proven")
+            self.query_one(MctsView).played(result.best_move)
+
+    def decision_text(self, result: SearchDone, move: str) -> Text:
+        """A tree search's decision: the same move, value and depth as the ★ row."""
+        text = Text()
+        if result.note:  # how it ended: cut short, or an estimate
+            text.append(result.note + "\n", style="bold yellow")
+        if result.value is None:
+            text.append(f"played {move}\n")
+        else:
+            text += self.proof_text(result.value, result.depth)
+            value = describe_value(result.value, self.state.ply, result.scale)
+            text.append(f"played {move} ({value}) · depth {result.depth} · "
+                        f"{result.work:,} nodes in {result.elapsed:.2f} s\n")
+        text.append(f"principal variation: {line_text(self.game, result.pv)}\n")
+        text.append(TREE_LEGEND)
+        return text
+
+    def exact_text(self, result: SearchDone, move: str) -> Text:
+        """A solver's decision: proven values for every move, in the row below."""
+        text = Text(result.note, style="bold green")
+        value = describe_value(result.value, self.state.ply)
+        text.append(f" · played {move} ({value}) · {result.work:,} nodes\n")
+        text.append("every move's exact value, for the side to move (below)")
         return text
 
     def failed(self, message: str) -> None:
@@ -144,18 +196,24 @@ class Inspector(Vertical):
         self.border_title = "Inspector"
         self.set_summary("")
         self.query_one("#no-search", Static).update(Text(message))
+        self.live_view = "no-search"
         self.show_view("no-search")
 
     # --- step mode ---------------------------------------------------------------
 
     def leave_step(self) -> None:
+        """Back to the decision: its view and its summary, as they were."""
         self.show_view(self.live_view)
-        self.set_summary("")
+        self.set_summary(self.summary)
 
-    def step(self, replay, game, root_state, title: str, truncated: bool) -> None:
+    def replaying(self, text: Text) -> None:
+        """A replay's progress, over the decision's summary (which comes back)."""
+        self.set_summary(text, keep=False)
+
+    def step(self, replay, game, root_state, title: Text, truncated: bool) -> None:
         self.show_view("step-view")
         view = self.query_one(StepView)
         view.load(replay, game, root_state, title, truncated)
         view.focus()
         self.set_summary(Text("Step mode: ←/→ one event, [ / ] one iteration, "
-                                 "Home/End, Esc to leave."))
+                              "Home/End, Esc to leave."), keep=False)

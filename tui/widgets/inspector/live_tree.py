@@ -1,23 +1,30 @@
 """The live tree of a minimax / alpha-beta / greedy search: root moves with their values,
-each expanding into the replies searched under it."""
+each expanding into the replies searched under it.
+
+It tells one story: once an iteration has completed, every row shows that iteration's
+values (the ones the decision comes from), and a deeper iteration still running, or
+cut short by the clock, is only counted on the root's line ("depth 15: 3 of 7 moves
+searched"), never shown as values. Before the first iteration completes, rows show the
+running one's values, marked as in progress.
+"""
 from __future__ import annotations
 
 from rich.text import Text
 from textual.widgets import Tree
 
-from plyground.core.search.events import Bound, IterationDone, NodeResult
-from plyground.core.values import describe_value
+from plyground.core.search.events import (Bound, IterationDone, MoveValue, NodeResult,
+                                          SearchDone)
+from plyground.core.values import describe_bounded as value_text
 
-BOUND_MARK = {Bound.EXACT: "", Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}
 
-
-def value_text(value: float, bound: str, ply: int) -> str:
-    """A value for the side to move at `ply`, with its bound: `≥ +35`, `win in 3`."""
-    return BOUND_MARK.get(bound, "") + describe_value(value, ply)
+def plural(count: int, word: str, words: str = "") -> str:
+    """`1 move`, `3 moves`, `1 ply`, `2 plies`."""
+    return f"{count:,} " + (word if count == 1 else words or word + "s")
 
 
 class LiveTree(Tree):
-    """Fed with NodeResult / IterationDone events; paths are tuples of moves."""
+    """Fed with NodeResult / IterationDone events and finally the decision; paths are
+    tuples of moves."""
 
     DEFAULT_CSS = """
     LiveTree { height: 1fr; background: $surface; }
@@ -31,18 +38,22 @@ class LiveTree(Tree):
         self.show_root = True
         self.game = None
         self.state = None
-        self.results: dict[tuple, NodeResult] = {}
+        self.side = ""
+        self.results: dict[int, dict[tuple, NodeResult]] = {}  # by iteration depth
         self.nodes: dict[tuple, object] = {}
-        self.best = None
+        self.decided: IterationDone | None = None  # the last complete iteration
+        self.running = 0  # the depth being searched (0: none)
+        self.final: SearchDone | None = None
 
-    def begin(self, game, state, title: str) -> None:
+    def begin(self, game, state, side: str) -> None:
         """Start showing a search from `state`: one row per legal move, unsearched."""
-        self.game, self.state = game, state
-        self.results, self.nodes, self.best = {}, {}, None
+        self.game, self.state, self.side = game, state, side
+        self.results, self.nodes = {}, {}
+        self.decided, self.running, self.final = None, 0, None
         self.clear()
-        self.root.set_label(Text(title, style="bold"))
         for move in state.moves():
             self.nodes[(move,)] = self.root.add(self._label((move,)), data=(move,))
+        self.root.set_label(self._root_label())
         self.root.expand()
 
     def feed(self, events: list) -> None:
@@ -51,12 +62,48 @@ class LiveTree(Tree):
                 self._result(event)
             elif isinstance(event, IterationDone):
                 self._iteration(event)
+        self.root.set_label(self._root_label())
+
+    def finish(self, done: SearchDone) -> None:
+        """The search ended with `done`: every row gets its final status."""
+        self.final, self.running = done, 0
+        self._relabel()
+        self.root.set_label(self._root_label())
+
+    @property
+    def best_move(self):
+        """The decision's move once the search has ended, else the last complete
+        iteration's."""
+        if self.final is not None:
+            return self.final.best_move
+        return self.decided.best_move if self.decided is not None else None
+
+    # --- events ------------------------------------------------------------------
 
     def _result(self, event: NodeResult) -> None:
-        path = event.path
-        self.results[path] = event
-        node = self.nodes.get(path)
-        if node is not None:
+        self.running = max(self.running, event.depth)
+        self.results.setdefault(event.depth, {})[event.path] = event
+        if self.decided is None:  # nothing complete yet: show the running iteration
+            node = self.nodes.get(event.path)
+            if node is not None:
+                node.set_label(self._label(event.path))
+
+    def _iteration(self, event: IterationDone) -> None:
+        """Show this iteration's values everywhere; expand the best move's replies."""
+        previous = self.best_move
+        self.decided = event
+        self.running = 0
+        self.results = {event.depth: self.results.get(event.depth, {})}  # older: gone
+        self._relabel()
+        if previous != event.best_move and (previous,) in self.nodes:
+            self.nodes[(previous,)].collapse()
+        best_node = self.nodes.get((event.best_move,))
+        if best_node is not None:
+            self._add_replies(event.best_move)
+            best_node.expand()
+
+    def _relabel(self) -> None:
+        for path, node in self.nodes.items():
             node.set_label(self._label(path))
 
     def _add_replies(self, move) -> None:
@@ -74,38 +121,72 @@ class LiveTree(Tree):
         if path is not None and len(path) == 1 and not event.node.children:
             self._add_replies(path[0])
 
-    def _iteration(self, event: IterationDone) -> None:
-        """Mark the best move, show its replies, and fold the previous best away."""
-        previous, self.best = self.best, event.best_move
-        for path, node in self.nodes.items():
-            node.set_label(self._label(path))
-        if previous != self.best and (previous,) in self.nodes:
-            self.nodes[(previous,)].collapse()
-        best_node = self.nodes.get((self.best,))
-        if best_node is not None:
-            self._add_replies(self.best)
-            best_node.expand()
+    # --- labels ------------------------------------------------------------------
+
+    def _root_label(self) -> Text:
+        text = Text(f"{self.side} to move", style="bold")
+        quiet = self.get_component_rich_style("live-tree--quiet")
+        if self.decided is not None:
+            what = "the decision" if self.final is not None else "last complete iteration"
+            text.append(f" · values at depth {self.decided.depth} ({what})", quiet)
+        if self.final is not None:
+            if self.final.stopped:
+                text.append(f" · {self.final.note}", quiet)
+        elif self.running:
+            searched = sum(len(path) == 1 for path in self.results.get(self.running, {}))
+            text.append(f" · depth {self.running}: {searched} of "
+                        f"{plural(len(self.nodes_at_root()), 'move')} searched so far", quiet)
+        return text
+
+    def nodes_at_root(self) -> list:
+        return [path for path in self.nodes if len(path) == 1]
+
+    def _root_value(self, move) -> MoveValue | None:
+        if self.decided is None:
+            return None
+        return next((mv for mv in self.decided.move_values if mv.move == move), None)
 
     def _label(self, path: tuple) -> Text:
         before = self.state if len(path) == 1 else self.state.play(path[0])
         move_text = self.game.describe_move(path[-1], before)
+        quiet = self.get_component_rich_style("live-tree--quiet")
         label = Text()
-        if len(path) == 1 and path[0] == self.best:
+        if len(path) == 1 and path[0] == self.best_move:
             label.append(f"★ {move_text}", self.get_component_rich_style("live-tree--best"))
         else:
             label.append(f"  {move_text}")
-        result = self.results.get(path)
-        if result is None:
-            label.append("   not searched yet", self.get_component_rich_style("live-tree--quiet"))
+        ply = self.state.ply + len(path) - 1
+        if self.decided is not None:
+            depth = self.decided.depth
+            if len(path) == 1:
+                value = self._root_value(path[0])
+                if value is not None:
+                    label.append(f"   {value_text(value.value, value.bound, ply)}")
+                    label.append(f"   depth {depth}", quiet)
+                    return label
+            result = self.results.get(depth, {}).get(path)
+            if result is not None:
+                label.append(f"   {value_text(result.value, result.bound, ply)}")
+                return label
+            label.append(f"   {self._why_unsearched(path, depth)}", quiet)
             return label
-        quiet = self.get_component_rich_style("live-tree--quiet")
-        value = value_text(result.value, result.bound, self.state.ply + len(path) - 1)
-        parent = self.results.get(path[:-1])
-        if parent is not None and result.depth < parent.depth:
-            # not searched again at the parent's depth: a cut-off pruned it
-            label.append(f"   pruned at depth {parent.depth}", quiet)
-            label.append(f"   (was {value} at depth {result.depth})", quiet)
-            return label
-        label.append(f"   {value}")
-        label.append(f"   depth {result.depth}", quiet)
+        result = self.results.get(self.running, {}).get(path)
+        if result is not None:
+            label.append(f"   {value_text(result.value, result.bound, ply)}")
+            label.append(f"   depth {result.depth}, "
+                         f"{'in progress' if self.final is None else 'cut short'}", quiet)
+        elif self.final is not None:
+            label.append("   not reached: the search stopped first", quiet)
+        else:
+            label.append("   not searched yet", quiet)
         return label
+
+    def _why_unsearched(self, path: tuple, depth: int) -> str:
+        """Why a row has no value at the decision's depth."""
+        results = self.results.get(depth, {})
+        refuted = next((other for other, result in results.items()
+                        if other[:-1] == path[:-1] and result.bound == Bound.LOWER), None)
+        if refuted is not None:
+            return (f"pruned: the cut-off at "
+                    f"{self.game.format_move(refuted[-1])} made it unnecessary")
+        return f"not searched at depth {depth}"

@@ -16,17 +16,24 @@ from textual.widgets import Static
 
 from plyground.core.search.events import NodeEntered
 from plyground.core.search.replay import PHASES, MctsFrame, MctsReplay, Replay, TreeFrame
-from plyground.core.values import INFINITY, describe_value
+from plyground.core.values import INFINITY, describe_bounded, describe_value, is_decisive
 
 from ..boards import board_for
+from .live_tree import plural
 
 
-def bound_text(value: float) -> str:
+def bound_text(value: float, ply: int) -> str:
+    """A window bound in the values' one vocabulary: ±∞, `win in 3`, `+12`."""
     if value >= INFINITY:
         return "+∞"
     if value <= -INFINITY:
         return "−∞"
-    return f"{value:+g}" if isinstance(value, float) else f"{value:+d}"
+    return describe_value(value, ply)
+
+
+SOURCES = {"end": " (the game is over here)",
+           "table": " (from the transposition table)",
+           "repeat": " (a position the game has had: scored as a draw)"}
 
 
 class StepView(Horizontal, can_focus=True):
@@ -58,23 +65,42 @@ class StepView(Horizontal, can_focus=True):
         self.title = ""
         self.index = 0
         self.board = None
+        self.board_width = 0
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(id="step-text")
 
-    def load(self, replay: Replay, game, root_state, title: str, truncated: bool) -> None:
+    def load(self, replay: Replay, game, root_state, title: Text, truncated: bool) -> None:
         self.replay, self.game, self.root_state = replay, game, root_state
-        self.title = title + (" (trace cut short at its cap)" if truncated else "")
+        self.title = title.copy()
+        if truncated:
+            self.title.append("\n(the recording stopped at its cap: the steps end early)",
+                              style="yellow")
         if self.board is None or self.board.game != game:
             if self.board is not None:
                 self.board.remove()
             self.board = board_for(game, id="step-board")
             self.board.can_focus = False
             self.board.set_large(False)
+            self.board_width = 0
             self.mount(self.board, before=0)
         self.index = 0
         self.refresh_frame()
+        self.call_after_refresh(self.fit_board)
+
+    TEXT_WIDTH = 48  # the columns the step text needs beside the board
+
+    def on_resize(self) -> None:
+        self.fit_board()
+
+    def fit_board(self) -> None:
+        """A narrow inspector (an 80-column terminal) gives the text the whole width:
+        the node's position is named in the text's path anyway."""
+        if self.board is not None:
+            if self.board.display:  # measured while shown: a hidden board has no size
+                self.board_width = self.board.outer_size.width
+            self.board.display = self.size.width >= self.board_width + self.TEXT_WIDTH
 
     # --- keys --------------------------------------------------------------------
 
@@ -119,10 +145,15 @@ class StepView(Horizontal, can_focus=True):
         self.query_one("#step-text", Static).update(text)
 
     def header(self, frame) -> Text:
-        text = Text()
-        text.append(self.title + "\n", style="bold")
-        text.append(f"event {self.index + 1:,} of {len(self.replay):,} · ")
+        text = self.title.copy()
+        text.append(f"\nevent {self.index + 1:,} of {len(self.replay):,} · ")
         return text
+
+    def state_at(self, path: tuple):
+        state = self.root_state
+        for move in path:
+            state = state.play(move)
+        return state
 
     def line(self, path: tuple) -> str:
         return " → ".join(["root", *(self.game.format_move(m) for m in path)])
@@ -130,45 +161,51 @@ class StepView(Horizontal, can_focus=True):
     def tree_text(self, frame: TreeFrame) -> tuple[tuple, Text]:
         event = frame.event
         text = self.header(frame)
-        text.append(f"iteration {frame.iteration} (depth {frame.iteration_depth})\n\n")
-        ply = self.root_state.ply + len(event.path)
-        side = self.game.side_labels[ply % 2]
+        text.append(f"depth {frame.iteration_depth}, iteration {frame.iteration} of "
+                    f"{len(self.replay.starts)} recorded\n\n")
+        state = self.state_at(event.path)
+        ply = state.ply
+        side = self.game.side_labels[state.to_move]
         text.append("Node     ", style="bold")
-        text.append(f"{self.line(event.path)}   ({side} to move, {event.depth} plies left)\n")
+        text.append(f"{self.line(event.path)}   ({side} to move, "
+                    f"{plural(event.depth, 'ply', 'plies')} left)\n")
         text.append("Window   ", style="bold")
-        text.append(f"α = {bound_text(event.alpha)}   β = {bound_text(event.beta)}\n")
+        text.append(f"α = {bound_text(event.alpha, ply)}   "
+                    f"β = {bound_text(event.beta, ply)}   (values for {side})\n")
         text.append("Now      ", style="bold")
         if isinstance(event, NodeEntered):
             text.append("entering the node\n")
         else:
             value = describe_value(event.value, ply)
             text.append(f"leaving with {value} for {side}")
-            source = {"leaf": " (heuristic at the depth limit)", "end": " (game over)",
-                      "table": " (from the transposition table)",
-                      "repeat": " (a position the game has had: scored as a draw)"
-                      }.get(event.source, "")
-            text.append(source + "\n")
+            if event.source == "leaf":
+                text.append(" (the game's end in sight at the depth limit)"
+                            if is_decisive(event.value) else
+                            " (the heuristic, at the depth limit)")
+            text.append(SOURCES.get(event.source, "") + "\n")
             if event.cutoff:
-                text.append(f"         cut-off: value ≥ β, {event.pruned} move"
-                            f"{'s' if event.pruned != 1 else ''} pruned\n", style="bold red")
+                text.append(f"         cut-off: the value reached β, so "
+                            f"{plural(event.pruned, 'move')} left unsearched (pruned)\n",
+                            style="bold red")
         text.append("\nPath and windows\n", style="bold")
         for depth, ancestor in enumerate(frame.ancestors):
             move = self.game.format_move(ancestor.path[-1]) if ancestor.path else "root"
-            text.append("  " * depth + f"{move}  [α {bound_text(ancestor.alpha)}, "
-                                       f"β {bound_text(ancestor.beta)}]\n")
+            at = self.root_state.ply + len(ancestor.path)
+            text.append("  " * depth + f"{move}  [α {bound_text(ancestor.alpha, at)}, "
+                                       f"β {bound_text(ancestor.beta, at)}]\n")
         if frame.children:
             text.append(f"\nChildren finished (values for {side})\n", style="bold")
             for child in frame.children:
-                mark = "  cut-off" if child.cutoff else ""
+                mark = "   (its reply's cut-off bounds it)" if child.cutoff else ""
                 text.append(f"  {self.game.format_move(child.move)}: "
-                            f"{describe_value(-child.value, ply)}{mark}\n")
+                            f"{describe_bounded(-child.value, child.bound, ply)}{mark}\n")
         return event.path, text
 
     def mcts_text(self, frame: MctsFrame) -> tuple[tuple, Text]:
         text = self.header(frame)
         number = list(PHASES.values()).index(frame.phase) + 1
         text.append(f"iteration {frame.iteration:,} · phase {number} of 4: {frame.phase}\n\n")
-        root_side = self.game.side_labels[self.root_state.to_move]
+        root_side = self.game.side_labels[self.root_state.to_move]  # from the state
         text.append("Path     ", style="bold")
         new_node = "  (new node)" if frame.phase == "expansion" else ""
         text.append(self.line(frame.path) + new_node + "\n")
@@ -186,6 +223,7 @@ class StepView(Horizontal, can_focus=True):
                         f"{self.line(frame.path)}\n")
         text.append(f"\nRoot moves so far (mean for {root_side})\n", style="bold")
         for tally in frame.root:
-            text.append(f"  {self.game.format_move(tally.move)}: {tally.visits:,} visits, "
+            text.append(f"  {self.game.format_move(tally.move)}: "
+                        f"{plural(tally.visits, 'visit')}, "
                         f"mean {100 * tally.wins / tally.visits:.1f}%\n")
         return path, text
