@@ -38,7 +38,7 @@ def main() -> None:
     agent = parse_agent(AGENT)
     decision = agent.decide(state)
     replayer, budget = agent.replay_plan(decision)
-    print(f"  decision: move {decision.best_move + 1}, value {decision.value}, depth "
+    print(f"  decision: move {GAME.format_move(decision.best_move)}, value {decision.value}, depth "
           f"{decision.depth}, {decision.work:,} nodes in {decision.elapsed:.2f} s")
     with Engine() as engine:
         engine.warm("connect4")
@@ -54,7 +54,7 @@ def main() -> None:
     again = done.result
     same = (again.best_move, again.value, again.work) == \
         (decision.best_move, decision.value, decision.work)
-    print(f"  replay:   move {again.best_move + 1}, value {again.value}, depth "
+    print(f"  replay:   move {GAME.format_move(again.best_move)}, value {again.value}, depth "
           f"{again.depth}, {again.work:,} nodes in {seconds:.1f} s "
           f"({again.work / seconds:,.0f} nodes/s traced): "
           f"{'matches the decision' if same else 'DIFFERS from the decision'}")

@@ -670,8 +670,10 @@ class GameScreen(Screen):
             what = "the decision" if record.title == "the deciding search" else \
                 "the decision's own iteration at that depth"
             return Text(f"✓ matches {what}: {replayed}", style="bold green")
-        return Text(f"✗ differs from the decision: the replay gives {replayed}; "
-                    f"the decision was {figures(*record.expected)}", style="bold red")
+        return Text(f"✗ differs from the decision: the replay gives {replayed}; the "
+                    f"decision was {figures(*record.expected)}. The steps are the "
+                    "replay's own (a kernel that searched another tree, node for node, "
+                    "than the traced Python search)", style="bold red")
 
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():
