@@ -40,6 +40,8 @@ def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
         return f"{100 * value:.1f}% mean result"
     if is_decisive(value):
         plies = (WIN - abs(int(value))) - ply
+        if plies <= 0:  # the game ended with the move into this position
+            return "won" if value > 0 else "lost"
         return f"{'win' if value > 0 else 'loss'} in {(plies + 1) // 2}"
     if isinstance(value, float):
         return f"{value:+.3f}"

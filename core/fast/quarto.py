@@ -313,6 +313,7 @@ class QuartoBackend(TableBackend):
     """The alpha-beta TreeBackend for Quarto: the kernel and its table."""
 
     move_type = np.int16
+    same_tree_as_python = False  # it skips unsafe gives, folds symmetries, wins early
 
     def __init__(self) -> None:
         super().__init__()

@@ -94,6 +94,10 @@ class TableBackend:
     """
 
     move_type = np.int8  # how a kernel writes a move into the table
+    # whether the kernel searches the Python reference's tree node for node (tested):
+    # then a traced search runs in Python all the way down and is the same search; a
+    # kernel that prunes its own way keeps its subtrees even in a traced search
+    same_tree_as_python = True
 
     def __init__(self) -> None:
         size = 1 << TABLE_BITS

@@ -14,7 +14,7 @@ from typing import Any, Protocol, Sequence
 from ..game import Game, Move, State
 from ..values import INFINITY, is_decisive
 from .control import Budget, SearchControl, SearchStopped
-from .events import IterationDone, MoveValue, SearchDone
+from .events import IterationDone, MoveValue, NodeEntered, SearchDone
 from .tree import LIVE_PLIES, TreeSearch, bound_of
 
 MAX_DEPTH = 64
@@ -65,7 +65,9 @@ class AlphaBeta(TreeSearch):
                  avoid_repeats: bool = False) -> None:
         super().__init__(game, control, observer, evaluate, avoid_repeats)
         self.table: dict[int, Entry] = {}
-        self.backend = None if self.tracing else backend
+        if self.tracing and backend is not None and backend.same_tree_as_python:
+            backend = None  # the same search, traced all the way down in Python
+        self.backend = backend
         if self.backend is not None:
             self.backend.reset()
         self.root_values: list[MoveValue] = []
@@ -79,6 +81,8 @@ class AlphaBeta(TreeSearch):
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:
         if self.backend is not None and len(path) >= LIVE_PLIES and depth > 0:
+            if self.tracing:  # the kernel's subtree: one step, not traced inside
+                self.observer(NodeEntered(path, depth, alpha, beta))
             try:
                 value, nodes = self.backend.negamax(state, depth, alpha, beta,
                                                     self.control, self.nodes)
@@ -86,6 +90,7 @@ class AlphaBeta(TreeSearch):
                 self.nodes += stop.nodes
                 raise
             self.nodes += nodes
+            self.leave(path, depth, value, alpha, beta, None, source="kernel", nodes=nodes)
             return value
         static = self.enter(state, path, depth, alpha, beta)
         if static is not None:

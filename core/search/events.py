@@ -47,7 +47,8 @@ class NodeLeft:
     `cutoff` is set when a child's value reached beta and `pruned` moves were never
     searched; `source` says where the value came from ("search", "leaf", "end",
     "table" for a transposition-table hit, "repeat" for a return to a position the
-    game has had, which a search that avoids repeats scores as a draw).
+    game has had, which a search that avoids repeats scores as a draw, "kernel" for a
+    subtree a compiled kernel searched, `nodes` of them, untraced).
     """
 
     path: Path
@@ -59,6 +60,7 @@ class NodeLeft:
     cutoff: bool = False
     pruned: int = 0
     source: str = "search"
+    nodes: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +246,8 @@ class Recorder:
                 if self.depth is not None and isinstance(event, NodeEntered) \
                         and not event.path:
                     self.recording = event.depth == self.depth
+            elif isinstance(event, NodeLeft) and event.nodes > 1:  # a kernel's subtree
+                self.work += event.nodes - 1
             if not self.recording:
                 return
             if self.trace_events >= self.cap:

@@ -77,11 +77,10 @@ class TreeSearch:
         return None
 
     def leave(self, path, depth, value, alpha, beta, best_move, *, cutoff=False,
-              pruned=0, source="search") -> None:
+              pruned=0, source="search", nodes=1) -> None:
         if self.tracing:
-            self.observer(
-                NodeLeft(path, depth, value, alpha, beta, best_move, cutoff, pruned, source)
-            )
+            self.observer(NodeLeft(path, depth, value, alpha, beta, best_move, cutoff,
+                                   pruned, source, nodes))
 
     def report_child(self, child_path: tuple, value: float, alpha: float = -INFINITY,
                      beta: float = INFINITY) -> None:

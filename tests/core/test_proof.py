@@ -34,5 +34,11 @@ def test_values_say_on_which_move_the_game_ends():
     assert describe_value(-(WIN - (ply + 2)), ply) == "loss in 1"  # the reply wins
     # misère: my own next move makes the four that loses
     assert describe_value(-(WIN - (ply + 1)), ply) == "loss in 1"
+    # a position the game ended in (the search's terminal value), never "in 0"
+    from plyground.core.values import terminal_value
+    state = get_game("connect4").parse_position("121212").play(0)  # X wins
+    value = terminal_value(state.outcome(), state.ply, state.to_move)
+    assert describe_value(value, state.ply) == "lost"
+    assert describe_value(-value, state.ply) == "won"
     assert describe_value(35, ply) == "+35" and describe_value(0.5, ply, "mean") == \
         "50.0% mean result"

@@ -7,7 +7,7 @@ import pytest
 from plyground.core import get_game
 from plyground.core.agents import parse_agent
 from plyground.core.search.control import Budget, SearchControl, TickClock
-from plyground.core.search.events import NodeEntered, Recorder
+from plyground.core.search.events import NodeEntered, NodeLeft, Recorder
 
 # games whose kernels search the Python reference's tree node for node
 CASES = [("connect4", "4453"), ("boom", "1234567234535"),
@@ -40,6 +40,24 @@ def test_a_clock_stopped_alphabeta_decision_is_replayed_node_for_node(game_id, p
     # every node is counted, recorded or not; the node count that stopped the search
     # is reached before that node is entered
     assert recorder.work == decision.work - 1
+
+
+def test_a_kernel_that_prunes_its_own_way_is_replayed_with_its_subtrees_untraced():
+    """Quarto's kernel does not search the Python tree node for node, so its replay
+    keeps the kernel below the live plies: the same search, each kernel subtree one
+    step that says how many nodes it took."""
+    game = get_game("quarto")
+    state = game.parse_position("0.../..5./..../.... a")
+    agent, decision = timed_decision(game, state, "alphabeta:time=0.05")
+    replayer, budget = agent.replay_plan(decision)
+    recorder = Recorder(trace=True)
+    again = replayer.decide(state, budget, observer=recorder)
+    assert (again.best_move, again.value, again.work, again.depth) == \
+        (decision.best_move, decision.value, decision.work, decision.depth)
+    subtrees = [e for e in recorder.events if isinstance(e, NodeLeft)
+                and e.source == "kernel"]
+    assert subtrees and all(len(e.path) == 2 for e in subtrees)
+    assert sum(e.nodes for e in subtrees) > len(subtrees)
 
 
 def test_a_completed_search_is_replayed_to_its_depth():

@@ -18,7 +18,7 @@ CASES = {
     "boom": ("boom", {}, "1234567234535", "alphabeta:depth=5"),
     "cephalopod": ("cephalopod", {"rows": 3, "cols": 3}, ".r6./b2b2b2/r1b6r1 r",
                    "alphabeta:depth=4"),
-    "quarto": ("quarto", {}, "8.a./.5c./3..6/.... f", "alphabeta:depth=2"),
+    "quarto": ("quarto", {}, "8.a./.5c./3..6/.... f", "alphabeta:depth=4"),
 }
 
 

@@ -182,6 +182,11 @@ class StepView(Horizontal, can_focus=True):
                 text.append(" (the game's end in sight at the depth limit)"
                             if is_decisive(event.value) else
                             " (the heuristic, at the depth limit)")
+            if event.source == "kernel":
+                text.append(f" (the compiled kernel searched this subtree, "
+                            f"{plural(event.nodes, 'node')}, without tracing it: this "
+                            "game's kernel prunes its own way, so its steps are not "
+                            "the Python search's)")
             text.append(SOURCES.get(event.source, "") + "\n")
             if event.cutoff:
                 text.append(f"         cut-off: the value reached β, so "
