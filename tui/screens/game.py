@@ -293,8 +293,12 @@ class GameScreen(Screen):
                     decision: "SearchRecord | None" = None, expected=None,
                     trace_depth: int | None = None, target: int = 0) -> None:
         """Record `agent`'s search of `state` step by step (the decision's view stays
-        as it is; the summary shows the recording's progress)."""
+        as it is; the summary shows the recording's progress). Every iteration is kept
+        if they all fit the trace's cap (two events a node), else only the one of
+        `trace_depth`: memory stays bounded."""
         game = self.match.game
+        if 2 * target <= DEFAULT_TRACE_CAP:
+            trace_depth = None
         self.cancel_timer()
         request = SearchRequest(game.id, game.format_position(state), agent.spec,
                                 game.options(), trace=True, budget=budget,
@@ -574,10 +578,7 @@ class GameScreen(Screen):
                       f"{agent.label} does not search: there is nothing to step through.")
             return
         replayer, budget = plan
-        # every iteration if they all fit the trace's cap (two events a node), else
-        # only the deciding one: memory stays bounded
-        whole = 2 * result.work <= DEFAULT_TRACE_CAP or replayer.shows != "tree"
-        depth = None if whole else result.depth
+        depth = result.depth if replayer.shows == "tree" else None
         self.start_trace(decision.state, decision.side, replayer, budget,
                          "the deciding search", decision,
                          (result.best_move, result.value, result.work), depth, result.work)
