@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import Iterable, Iterator, Sequence
 
 from .agents import Agent
+from .match import seeded
 from .fast import warm_up
 from .game import Game, Move, State, parse_game
 from .rng import derive_seed
@@ -114,10 +115,11 @@ def tally(results: Iterable[GameResult]) -> tuple[Tally, Tally]:
     return tallies
 
 
-def seeded(agent: Agent, seed: int, number: int, side: int) -> Agent:
-    """The agent for `side` in game `number`: unless its spec sets a seed, one derived
-    from the match seed, so that every game differs and the match is reproducible."""
-    return agent.with_defaults(seed=derive_seed(seed, 2 * number + side))
+def game_agent(agent: Agent, seed: int, number: int, side: int) -> Agent:
+    """The agent for `side` in game `number`: the game seeding rule (match.seeded)
+    with the match seed and the game's number and side, so that every game differs
+    and the match is reproducible."""
+    return seeded(agent, seed, 2 * number + side)
 
 
 _worker_stop: StopFlag | None = None  # in a match worker, the parent's stop flag
@@ -139,7 +141,7 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
     runs this; so may anyone else, to replay one game of a match."""
     game = parse_game(game_spec)
     first = (number - 1) % 2
-    agents = [seeded(players[side ^ first], seed, number, side) for side in (0, 1)]
+    agents = [game_agent(players[side ^ first], seed, number, side) for side in (0, 1)]
     for agent in agents:
         agent.prepare()
     start = game.start()
