@@ -87,7 +87,7 @@ async def test_a_deeper_iteration_cut_short_is_only_counted():
                                     describe_value(decision.value, state.ply),
                                     f"depth {decision.depth}")
     assert f"stopped during depth {decision.depth + 1}:" in text
-    assert f"stopped during depth {decision.depth + 1}:" in root
+    assert f"depth {decision.depth + 1} cut short" in root
     assert all(f"depth {decision.depth}" in row for row in rows), rows
     assert not any("not searched yet" in row for row in rows), rows
 
@@ -168,3 +168,22 @@ async def test_the_perfect_agents_exact_values_fit_one_row():
         assert "not searched" not in row and "exact: solved" in summary(app)
         decision = app.game_screen.last.result
         assert len(row.split("  ")) == len(decision.move_values)
+
+
+async def test_a_minimax_stopped_by_its_clock_says_which_moves_it_reached():
+    """Minimax has one iteration: stopped, it plays the best move searched so far, and
+    every row says whether its value was reached before the clock ran out."""
+    game, app = case_app("connect4", "minimax:depth=6,time=0.05")
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        decision = app.game_screen.last.result
+        tree = app.game_screen.inspector.query_one("LiveTree")
+        rows = {node.data[0]: str(node.label) for node in tree.root.children}
+        text = summary(app)
+    assert decision.stopped and decision.note in text
+    searched = {mv.move for mv in decision.move_values}
+    assert searched and len(searched) < len(rows)
+    assert all(("cut short" in row) == (move in searched) for move, row in rows.items())
+    assert all("not reached" in row for move, row in rows.items() if move not in searched)
+    assert "★" in rows[decision.best_move]
+    assert not any("not searched yet" in row for row in rows.values())

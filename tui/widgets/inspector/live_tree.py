@@ -66,7 +66,7 @@ class LiveTree(Tree):
 
     def finish(self, done: SearchDone) -> None:
         """The search ended with `done`: every row gets its final status."""
-        self.final, self.running = done, 0
+        self.final = done  # `running` stays: the depth the budget cut short, if any
         self._relabel()
         self.root.set_label(self._root_label())
 
@@ -129,13 +129,15 @@ class LiveTree(Tree):
         if self.decided is not None:
             what = "the decision" if self.final is not None else "last complete iteration"
             text.append(f" · values at depth {self.decided.depth} ({what})", quiet)
+        searched = sum(len(path) == 1 for path in self.results.get(self.running, {}))
+        moves = plural(len(self.nodes_at_root()), "move")
         if self.final is not None:
-            if self.final.stopped:
-                text.append(f" · {self.final.note}", quiet)
+            if self.final.stopped and self.running:
+                text.append(f" · depth {self.running} cut short ({searched} of {moves} "
+                            "searched)", quiet)
         elif self.running:
-            searched = sum(len(path) == 1 for path in self.results.get(self.running, {}))
-            text.append(f" · depth {self.running}: {searched} of "
-                        f"{plural(len(self.nodes_at_root()), 'move')} searched so far", quiet)
+            text.append(f" · depth {self.running}: {searched} of {moves} searched so far",
+                        quiet)
         return text
 
     def nodes_at_root(self) -> list:
