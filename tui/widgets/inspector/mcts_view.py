@@ -7,6 +7,8 @@ has a fixed width (a width fitted to the cells would depend on when a snapshot c
 """
 from __future__ import annotations
 
+import time
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
@@ -33,6 +35,12 @@ HEADER_SORT = {"move": "order", "visits": "visits", "bar": "visits", "share": "v
                "mean": "mean", "uct": "uct"}
 ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
 MARKS = 3  # "★▶ ": the best and played marks before a move's label
+
+
+# how often the table may be redrawn: every snapshot (20 a second) for a few dozen
+# rows, less often as painting the rows costs more
+MIN_REDRAW_INTERVAL, MAX_REDRAW_INTERVAL = 0.05, 0.5
+SECONDS_PER_ROW = 0.002
 
 
 def share_bar(share: float, width: int = BAR_WIDTH) -> str:
@@ -78,6 +86,8 @@ class MctsView(DataTable):
         self.played_move = None
         self.sort_by, self.descending = "visits", True
         self.moves: list = []  # the move shown in each row, top to bottom
+        self.redraw_timer = None
+        self.last_drawn = 0.0
 
     def on_mount(self) -> None:
         self.add_fixed_columns()
@@ -98,6 +108,9 @@ class MctsView(DataTable):
 
     def begin(self, game, state) -> None:
         """A new search: new rows, and a move column as wide as the longest label."""
+        if self.redraw_timer is not None:
+            self.redraw_timer.stop()
+            self.redraw_timer = None
         self.game, self.state, self.snapshot, self.played_move = game, state, None, None
         self.labels = {move: game.describe_move(move, state) for move in state.moves()}
         self.moves = []
@@ -110,13 +123,36 @@ class MctsView(DataTable):
             self.show(snapshots[-1])
 
     def show(self, snapshot: MctsSnapshot) -> None:
+        """Keep the snapshot; draw it now, or a little later for a large table.
+
+        Painting a table costs about half a millisecond a row, so hundreds of root
+        moves (Quarto's second move has 240) at 20 snapshots a second would keep the
+        app from answering keys: a large table is redrawn less often (the latest
+        snapshot, and always the final one)."""
         self.snapshot = snapshot
+        if self.redraw_timer is not None:
+            return  # already due: it draws the latest snapshot
+        wait = self.last_drawn + self.redraw_interval() - time.monotonic()
+        if wait > 0:
+            self.redraw_timer = self.set_timer(wait, self.timed_redraw)
+        else:
+            self.timed_redraw()
+
+    def redraw_interval(self) -> float:
+        return min(MAX_REDRAW_INTERVAL, max(MIN_REDRAW_INTERVAL,
+                                            len(self.labels) * SECONDS_PER_ROW))
+
+    def timed_redraw(self) -> None:
+        self.redraw_timer = None
+        self.last_drawn = time.monotonic()
         self.redraw()
 
     def played(self, move) -> None:
         """The search ended and `move` was played: mark it (▶) next to the best (★)."""
         self.played_move = move
-        self.redraw()
+        if self.redraw_timer is not None:
+            self.redraw_timer.stop()
+        self.timed_redraw()
 
     def action_sort(self, sort: str) -> None:
         """Sort by `sort`, largest first (the rules' order first for "order"); the
