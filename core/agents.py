@@ -17,9 +17,9 @@ from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
 from .search.control import Budget, SearchControl
 from .search.events import SearchDone
-from .values import MEAN
 from .search.mcts import DEFAULT_EXPLORATION, mcts_search
 from .search.minimax import DEFAULT_DEPTH, minimax_search
+from .values import MEAN
 
 
 class BadSetting(PlygroundError):
@@ -135,6 +135,8 @@ class Agent:
         repeats it: this agent (same settings, same seed) and a budget that needs no
         clock, since a tracing search is slower and a clock would stop it elsewhere.
         None for an agent that does not search."""
+        if self.shows == "none":
+            return None
         return self, replay_budget(self.budget(), done)
 
     def choose(self, state: State, budget: Budget | None = None, observer: Any = None,
@@ -171,9 +173,6 @@ class RandomAgent(Agent):
         moves = list(state.moves())
         move = moves[self.rng(state).below(len(moves))]
         return SearchDone(move, None, (move,), 0, control.elapsed())
-
-    def replay_plan(self, done):
-        return None  # it does not search
 
 
 class GreedyAgent(Agent):
@@ -375,9 +374,6 @@ class GaAgent(Agent):
     def search(self, state, budget, observer, control, exact_root):
         move = choose_column(state, self.profile.genes, self.rng(state))
         return SearchDone(move, None, (move,), 0, control.elapsed())
-
-    def replay_plan(self, done):
-        return None  # its strategies vote; there is no search tree
 
 
 AGENT_KINDS: dict[str, type[Agent]] = {

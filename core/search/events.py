@@ -180,9 +180,10 @@ class SearchDone:
     on the `scale` of values.py: "score" (heuristic or decisive) or "mean" (an MCTS mean
     result, 0..1); `work` counts nodes or MCTS iterations; `depth` is the last completed
     depth of a tree search; `move_values` are the root moves' values where the search
-    has them (`stopped` says the budget or a cancel ended the search). `note` says how the search ended when that matters ("stopped during
-    depth 15: 3 of 7 root moves searched": a deeper iteration the budget cut short,
-    never the decision). `exact` marks values a solver proved, every one of them.
+    has them. `stopped` says the budget or a cancel ended the search, and `note` says
+    how ("stopped during depth 15: 3 of 7 root moves searched": a deeper iteration the
+    budget cut short, never the decision). `exact` marks values a solver proved, every
+    one of them.
     """
 
     best_move: Move

@@ -12,8 +12,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
-                     NodeLeft)
+from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected,
+                     NodeEntered, NodeLeft)
+from .tree import bound_of
 
 
 class Replay:
@@ -60,17 +61,11 @@ class ChildResult:
 
     @classmethod
     def of(cls, left: NodeLeft) -> "ChildResult":
-        """A child's value, searched with window (alpha, beta): a cut-off in it (the
-        value reached beta) bounds it from below for its side, so from above for the
-        parent's; a value at or below alpha bounds it from above for its side."""
-        if left.source in ("leaf", "end", "repeat"):  # a static value: exact
-            bound = Bound.EXACT
-        elif left.value >= left.beta:
-            bound = Bound.UPPER
-        elif left.value <= left.alpha:
-            bound = Bound.LOWER
-        else:
-            bound = Bound.EXACT
+        """A child's value as its parent sees it (negated, in the negated window), so
+        that a cut-off in the child is an upper bound for the parent, as the live tree
+        writes it; a static value (a leaf, an end, a repeat) is exact."""
+        static = left.source in ("leaf", "end", "repeat")
+        bound = Bound.EXACT if static else bound_of(-left.value, -left.beta, -left.alpha)
         return cls(left.path[-1], left.value, left.cutoff, bound)
 
 

@@ -19,8 +19,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from plyground.core.analysis import can_analyse
-from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone, EngineEvents, EngineFailed,
-                                   EngineWarning, SearchRequest)
+from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
+                                   EngineEvents, EngineFailed, EngineWarning,
+                                   SearchRequest)
 from plyground.core.game import IllegalMove
 from plyground.core.match import Match
 from plyground.core.search.control import Budget
@@ -74,6 +75,7 @@ class SearchRecord:
     title: str = ""
     decision: "SearchRecord | None" = None
     expected: tuple | None = None  # (move, value, work) of the search replayed
+    expected_of: str = ""  # whose figures those are, as the check names them
     target: int = 0
     progress: int = 0
     started: float = 0.0
@@ -291,7 +293,8 @@ class GameScreen(Screen):
 
     def start_trace(self, state, side: int, agent, budget: Budget | None, title: str,
                     decision: "SearchRecord | None" = None, expected=None,
-                    trace_depth: int | None = None, target: int = 0) -> None:
+                    expected_of: str = "", trace_depth: int | None = None,
+                    target: int = 0) -> None:
         """Record `agent`'s search of `state` step by step (the decision's view stays
         as it is; the summary shows the recording's progress). Every iteration is kept
         if they all fit the trace's cap (two events a node), else only the one of
@@ -305,7 +308,8 @@ class GameScreen(Screen):
                                 trace_depth=trace_depth, target=target)
         search_id = self.app.engine.submit(request)
         self.search = SearchRecord("trace", state, side, agent, search_id, title=title,
-                                   decision=decision, expected=expected, target=target,
+                                   decision=decision, expected=expected,
+                                   expected_of=expected_of, target=target,
                                    started=time.monotonic())
         self.thinking_since = time.monotonic()
         self.show_replay_progress()
@@ -581,11 +585,13 @@ class GameScreen(Screen):
         depth = result.depth if replayer.shows == "tree" else None
         self.start_trace(decision.state, decision.side, replayer, budget,
                          "the deciding search", decision,
-                         (result.best_move, result.value, result.work), depth, result.work)
+                         (result.best_move, result.value, result.work), "the decision",
+                         depth, result.work)
 
     def quick_plan(self):
-        """(budget, what it is, the figures it must reproduce, trace depth) of a quicker
-        replay of the decision being replayed, or None if there is none quicker."""
+        """(budget, what it is, the figures it must reproduce, whose they are, trace
+        depth, work expected) of a quicker replay of the decision being replayed, or
+        None if there is none quicker."""
         search = self.search
         if search is None or search.purpose != "trace" or search.decision is None \
                 or search.expected is None:
@@ -596,7 +602,8 @@ class GameScreen(Screen):
                 return None
             return (Budget(iterations=QUICK_ITERATIONS),
                     f"a {QUICK_ITERATIONS:,}-iteration replay of a "
-                    f"{result.work:,}-iteration decision", None, None)
+                    f"{result.work:,}-iteration decision", None, "", None,
+                    QUICK_ITERATIONS)
         quick = [event for event in search.decision.iterations
                  if event.nodes <= QUICK_NODES and event.depth < (result.depth or 0)]
         if not quick:
@@ -604,18 +611,19 @@ class GameScreen(Screen):
         iteration = quick[-1]
         return (Budget(depth=iteration.depth),
                 f"a depth-{iteration.depth} replay of a depth-{result.depth} decision",
-                (iteration.best_move, iteration.value, iteration.nodes), iteration.depth)
+                (iteration.best_move, iteration.value, iteration.nodes),
+                "the decision's own iteration at that depth", iteration.depth,
+                iteration.nodes)
 
     def action_quick_replay(self) -> None:
         plan = self.quick_plan()
         if plan is None:
             self.tell("d makes a quicker replay while a long replay is being recorded.")
             return
-        budget, title, expected, depth = plan
+        budget, title, expected, expected_of, depth, target = plan
         search = self.search
         self.start_trace(search.state, search.side, search.agent, budget, title,
-                         search.decision, expected, depth,
-                         expected[2] if expected else budget.iterations or 0)
+                         search.decision, expected, expected_of, depth, target)
 
     def trace_new_search(self) -> None:
         """No decision yet: record the search the agent to move (or else the other
@@ -659,20 +667,18 @@ class GameScreen(Screen):
                             style="yellow")
             return None
         result = record.result
-        unit = "iterations" if result.scale == "mean" else "nodes"
 
         def figures(move, value, work) -> str:
             value_text = "" if value is None else \
                 f", value {describe_value(value, record.state.ply, result.scale)}"
-            return f"move {self.match.game.format_move(move)}{value_text}, {work:,} {unit}"
+            return (f"move {self.match.game.format_move(move)}{value_text}, "
+                    f"{work:,} {result.work_unit}")
 
         replayed = figures(result.best_move, result.value, result.work)
         if (result.best_move, result.value, result.work) == record.expected:
-            what = "the decision" if record.title == "the deciding search" else \
-                "the decision's own iteration at that depth"
-            return Text(f"✓ matches {what}: {replayed}", style="bold green")
-        return Text(f"✗ differs from the decision: the replay gives {replayed}; the "
-                    f"decision was {figures(*record.expected)}. The steps are the "
+            return Text(f"✓ matches {record.expected_of}: {replayed}", style="bold green")
+        return Text(f"✗ differs from {record.expected_of}: the replay gives {replayed}; "
+                    f"it was {figures(*record.expected)}. The steps are the "
                     "replay's own (a kernel that searched another tree, node for node, "
                     "than the traced Python search)", style="bold red")
 

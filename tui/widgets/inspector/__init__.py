@@ -32,14 +32,12 @@ def line_text(game, moves) -> str:
 
 def exact_row(game, state, result: SearchDone) -> Text:
     """Every move's exact value on one row; an entry never breaks across lines."""
-    entries = [f"{game.format_move(mv.move)} {describe_value(mv.value, state.ply)}"
-               for mv in result.move_values]
     text = Text()
-    for index, (entry, mv) in enumerate(zip(entries, result.move_values)):
-        if index:
-            text.append("  ")
-        style = "bold" if mv.move == result.best_move else ""
-        text.append(entry.replace(" ", "\u00a0"), style=style)
+    for index, mv in enumerate(result.move_values):
+        entry = f"{game.format_move(mv.move)} {describe_value(mv.value, state.ply)}"
+        text.append("  " if index else "")
+        text.append(entry.replace(" ", "\u00a0"),
+                    style="bold" if mv.move == result.best_move else "")
     return text
 
 

@@ -138,10 +138,7 @@ class StepView(Horizontal, can_focus=True):
             path, text = self.mcts_text(frame)
         else:
             path, text = self.tree_text(frame)
-        state = self.root_state
-        for move in path:
-            state = state.play(move)
-        self.board.show(state)
+        self.board.show(self.state_at(path))
         self.query_one("#step-text", Static).update(text)
 
     def header(self, frame) -> Text:
