@@ -7,12 +7,13 @@ or, as the CLI and menus write it, `parse_agent("mcts:iterations=5000,seed=1")`.
 """
 from __future__ import annotations
 
+import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from .ga_profile import DEFAULT_PROFILE, Profile, load_profile
 from .game import IllegalMove, Move, PlygroundError, State, UnknownName
-from .games.connect4_strategies import choose_column
+from .plugins import PluginError, installed_entry_points, is_plugin_ref, load_object
 from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
 from .search.control import Budget, SearchControl
@@ -24,6 +25,11 @@ from .values import MEAN
 
 class BadSetting(PlygroundError):
     """An agent setting that does not exist or has a bad value."""
+
+
+class AgentFault(PlygroundError):
+    """An agent broke the rules of play: it raised, returned an illegal move or ran
+    past its budget. Its side forfeits the game; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,12 @@ class Agent:
     # how the inspector shows its search: "tree" (root moves and replies with their
     # values), "visits" (MCTS root statistics) or "none" (it does not search)
     shows = "tree"
+    # the ids of the games it can play (None: every game; `plays` may decide instead)
+    games: tuple[str, ...] | None = None
+    # an agent from outside plyground (a plugin, an engine): whatever goes wrong in its
+    # decision is its fault and forfeits the game (AgentFault), and a tournament runs
+    # it in a process of its own
+    external = False
 
     def __init__(self, **settings: Any) -> None:
         known = {s.name: s for s in self.settings_spec}
@@ -108,8 +120,34 @@ class Agent:
 
     @classmethod
     def plays(cls, game) -> bool:
-        """Whether this kind of agent can play `game` (all but the seed engine can)."""
-        return True
+        """Whether this kind of agent can play `game`."""
+        return cls.games is None or game.id in cls.games
+
+    @classmethod
+    def menu_choices(cls) -> list[tuple[str, str]]:
+        """(title, spec) for each entry of the player menu this kind offers: one,
+        unless a kind offers one per saved file (the strategy agent's profiles)."""
+        return [(cls.title, cls.kind)]
+
+    @property
+    def menu_title(self) -> str:
+        """Its entry's title in the player menu."""
+        return self.title
+
+    @property
+    def choice(self) -> str:
+        """The agent as the player menu lists it: its spec without the main setting
+        (which has its own box) and its seed (the game's gives one)."""
+        kept = [s for s in self.settings_spec if s.name not in (self.main_setting, "seed")]
+        return type(self)(**{s.name: self.settings[s.name] for s in kept
+                             if s.name in self.given}).spec
+
+    def __reduce__(self):
+        """An agent from outside travels to another process as its spec, which that
+        process loads again (its class may live in a file no import path reaches)."""
+        if self.external:
+            return parse_agent, (self.spec,)
+        return super().__reduce__()
 
     def decide(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None, *, exact_root: bool = False
@@ -125,9 +163,39 @@ class Agent:
                              f"{self.description}")
         budget = budget or self.budget()
         control = control or SearchControl(budget)
-        done = self.search(state, budget, observer, control, exact_root)
+        if self.external:
+            done = self.checked_search(state, budget, observer, control, exact_root)
+        else:
+            done = self.search(state, budget, observer, control, exact_root)
         if observer is not None:
             observer(done)  # every agent's last event, even one that does not search
+        return done
+
+    # how far past its time budget an agent from outside may run before it forfeits
+    GRACE_SECONDS, GRACE_SHARE = 1.0, 0.5
+
+    def checked_search(self, state: State, budget: Budget, observer: Any,
+                       control: SearchControl, exact_root: bool) -> SearchDone:
+        """`search` for an agent from outside: anything it raises, an illegal move, or
+        a decision far past its time budget is an AgentFault that names the agent."""
+        started = time.perf_counter()
+        try:
+            done = self.search(state, budget, observer, control, exact_root)
+        except AgentFault:
+            raise
+        except Exception as error:
+            if control.stop.is_set():
+                raise
+            raise AgentFault(f"{self.label} raised {type(error).__name__}: "
+                             f"{error}") from None
+        took = time.perf_counter() - started
+        if budget.time is not None and not control.stop.is_set() and \
+                took > budget.time * (1 + self.GRACE_SHARE) + self.GRACE_SECONDS:
+            raise AgentFault(f"{self.label} took {took:.1f} s of a {budget.time:g} s "
+                             "budget")
+        if done.best_move not in state.moves():
+            raise AgentFault(f"{self.label} chose {done.best_move!r}, which is not a "
+                             f"legal move here")
         return done
 
     def replay_plan(self, done: SearchDone) -> "tuple[Agent, Budget] | None":
@@ -253,45 +321,6 @@ class SeedAgent(Agent):
                                 avoid_repeats=False)
 
 
-class PerfectAgent(Agent):
-    kind, title = "perfect", "Perfect"
-    description = ("Connect 4 only: the exact solver's best move (the fastest win, the "
-                   "slowest loss); when a position is not solved in half its time, "
-                   "Alpha-Beta's move, its values marked as estimates")
-    settings_spec = (Setting("time", float, None, "seconds per move (1 if not given)",
-                             0.001),)
-    main_setting = "time"
-    DEFAULT_TIME = 1.0
-
-    @classmethod
-    def plays(cls, game) -> bool:
-        return game.id == "connect4"
-
-    def budget(self):
-        return Budget(time=self.settings["time"] or self.DEFAULT_TIME)
-
-    @property
-    def label(self):
-        return f"{self.title} ({self.settings['time'] or self.DEFAULT_TIME:g}s)"
-
-    def prepare(self) -> None:
-        from .perfect import warm_up
-
-        warm_up()  # the solver's table, and its kernels compiled or loaded
-
-    def search(self, state, budget, observer, control, exact_root):
-        from .perfect import perfect_search
-
-        return perfect_search(state, budget, observer, control, exact_root)
-
-    def replay_plan(self, done):
-        """The solver (a kernel) keeps no trace; Alpha-Beta's fallback can be replayed."""
-        if done.exact:
-            return None
-        fallback = AlphaBetaAgent(time=self.budget().time)
-        return fallback, replay_budget(fallback.budget(), done)
-
-
 class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
     description = "UCT Monte Carlo tree search with random playouts"
@@ -323,64 +352,43 @@ class MctsAgent(Agent):
                            control, fast_tree=mcts_tree_factory(state.game))
 
 
-class GaAgent(Agent):
-    """Connect 4's seed system: strategy pairs mixed by a profile's genes (see
-    core/games/connect4_strategies.py), plus a win or block in one first."""
-
-    kind, title = "ga", "Strategy (GA)"
-    description = ("Connect 4 only: the course's seed system, four pairs of simple "
-                   "strategies mixed by genetic-algorithm-tuned genes; takes a win or "
-                   "blocks one in one first (an addition to the seed system)")
-    settings_spec = (
-        Setting("profile", str, None, "profile JSON file (the shipped default if not "
-                "given)"),
-        SEED,
-    )
-    shows = "none"
-
-    def __init__(self, **settings: Any) -> None:
-        super().__init__(**settings)
-        self._profile = None
-        if self.settings["profile"] is not None:
-            self._profile = load_profile(self.settings["profile"])  # fails early
-
-    @classmethod
-    def for_profile(cls, profile: Profile, seed: int | None = None) -> "GaAgent":
-        """An agent playing an in-memory profile (one the GA is evolving, say); without
-        a seed, `with_defaults` can give it one."""
-        agent = cls() if seed is None else cls(seed=seed)
-        agent._profile = profile
-        return agent
-
-    def with_defaults(self, **defaults: Any) -> "GaAgent":
-        agent = super().with_defaults(**defaults)
-        agent._profile = self._profile  # an in-memory profile goes along
-        return agent
-
-    @classmethod
-    def plays(cls, game) -> bool:
-        return game.id == "connect4"
-
-    @property
-    def profile(self) -> Profile:
-        if self._profile is None:
-            self._profile = load_profile(self.settings["profile"] or DEFAULT_PROFILE)
-        return self._profile
-
-    @property
-    def label(self) -> str:
-        return f"{self.title}: {self.profile.name}"
-
-    def search(self, state, budget, observer, control, exact_root):
-        move = choose_column(state, self.profile.genes, self.rng(state))
-        return SearchDone(move, None, (move,), 0, control.elapsed())
+AGENT_KINDS: dict[str, type[Agent]] = {}
+DEFAULT_OPPONENT = "mcts"  # the menus' opponent until the user picks another
+_plugins_loaded = False
 
 
-AGENT_KINDS: dict[str, type[Agent]] = {
-    cls.kind: cls
-    for cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
-                SeedAgent, PerfectAgent, GaAgent)
-}
+def register_agent(cls: type[Agent]) -> type[Agent]:
+    """Offer an agent kind in the CLI and the menus, under `cls.kind` (a decorator)."""
+    AGENT_KINDS[cls.kind] = cls
+    return cls
+
+
+def agent_kinds() -> dict[str, type[Agent]]:
+    """Every agent kind: plyground's, then those installed packages declare in the
+    entry-point group `plyground.agents` (loaded once; a broken one is reported as a
+    warning and left out)."""
+    global _plugins_loaded
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        for point in installed_entry_points("plyground.agents"):
+            try:
+                cls = point.load()
+                if not (isinstance(cls, type) and issubclass(cls, (Agent, Bot))):
+                    raise TypeError("it is not an Agent or a Bot class")
+                AGENT_KINDS.setdefault(point.name, plugin_class(cls, point.name))
+            except Exception as error:
+                warnings.warn(f"the agent plugin {point.name!r} ({point.value}) was "
+                              f"not loaded: {error}", stacklevel=2)
+    return AGENT_KINDS
+
+
+for _cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
+             SeedAgent):
+    register_agent(_cls)
+# Connect 4's own agents, registered by their modules, after the rest (the menus' order)
+from .perfect_agent import PerfectAgent  # noqa: E402
+from .games.connect4_ga_agent import GaAgent  # noqa: E402
+from .bot import Bot, bot_agent_class  # noqa: E402
 
 
 def unknown_setting_message(kind: str, name: str, known) -> str:
@@ -390,29 +398,81 @@ def unknown_setting_message(kind: str, name: str, known) -> str:
 
 def make_agent(kind: str, **settings: Any) -> Agent:
     try:
-        cls = AGENT_KINDS[kind]
+        cls = agent_kinds()[kind]
     except KeyError:
         raise UnknownName(
-            f"unknown agent {kind!r} (agents: {', '.join(AGENT_KINDS)})"
+            f"unknown agent {kind!r} (agents: {', '.join(agent_kinds())}; or a Python "
+            "class as path/to/file.py:Class or package.module:Class)"
         ) from None
     return cls(**settings)
 
 
+def split_settings(text: str) -> list[str]:
+    """`a=1,b="x, y"` as ['a=1', 'b=x, y']: commas inside double quotes do not split,
+    and the quotes go (a backslash keeps a quote or a backslash)."""
+    items, current, quoted, escaped = [], [], False, False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if quoted:
+        raise BadSetting(f"{text!r}: a quote is not closed")
+    items.append("".join(current))
+    return [item.strip() for item in items if item.strip()]
+
+
 def parse_agent(text: str) -> Agent:
-    """`kind` or `kind:name=value,name=value`."""
-    kind, _, rest = text.strip().partition(":")
-    cls = AGENT_KINDS.get(kind)
-    if cls is None:
-        make_agent(kind)  # raises the unknown-agent error
+    """`kind`, `kind:name=value,name=value`, or a Python class from outside:
+    `path/to/bot.py:Class` or `package.module:Class`, its settings after another colon
+    (`bot.py:Bot:depth=3`). A value with commas goes in double quotes
+    (`engine:cmd="./bot --flag"`)."""
+    text = text.strip()
+    if is_plugin_ref(":".join(text.split(":", 2)[:2])):
+        source, _, rest = text.partition(":")
+        name, _, rest = rest.partition(":")
+        kind = f"{source}:{name}"
+        cls = plugin_class(load_object(kind), kind)
+    else:
+        kind, _, rest = text.partition(":")
+        cls = agent_kinds().get(kind)
+        if cls is None:
+            make_agent(kind)  # raises the unknown-agent error
     known = {s.name: s for s in cls.settings_spec}
     settings: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for item in split_settings(rest):
         name, equals, value = item.partition("=")
         name = name.strip()
         if not equals:
             raise BadSetting(f"{kind}: setting {item!r} needs a value, as in name=value")
         if name not in known:
             raise BadSetting(unknown_setting_message(kind, name, known))
+        if name in settings:
+            raise BadSetting(f"{kind}: {name} is given twice")
         settings[name] = known[name].parse(kind, value.strip())
     return cls(**settings)
 
+
+def plugin_class(found: Any, kind: str) -> type[Agent]:
+    """The agent class for a plugin's class: an Agent subclass (one of plyground's with
+    its own evaluation, say) under the kind it was named by, or a student's Bot wrapped
+    as an agent."""
+    if isinstance(found, type) and issubclass(found, Bot):
+        return bot_agent_class(found, kind)
+    if not (isinstance(found, type) and issubclass(found, Agent)):
+        raise PluginError(f"{kind}: {found!r} is not a class deriving from "
+                          "plyground's Bot or Agent")
+    if found.__dict__.get("kind") == kind:
+        return found
+    title = found.__dict__.get("title") or found.__name__
+    return type(found.__name__, (found,), {"kind": kind, "title": title,
+                                           "external": True,
+                                           "__module__": found.__module__})

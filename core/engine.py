@@ -62,7 +62,8 @@ class SearchRequest:
 
 @dataclass(frozen=True)
 class AnalysisRequest:
-    """Every move's exact value in a position (analysis.py), reported as it comes."""
+    """Every move's exact value in a position (the game's declared analysis), reported
+    as it comes."""
 
     game_id: str
     position: str
@@ -72,10 +73,11 @@ class AnalysisRequest:
 
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the analysis, its values so far streamed as progress."""
-        from .analysis import analyse_columns
+        from .game import load_ref
 
         state = _parse_state(self.game_id, self.game_options, self.position)
-        return analyse_columns(state, observer, SearchControl(Budget(), stop, clock))
+        analyse = load_ref(state.game.entry.analysis)
+        return analyse(state, observer, SearchControl(Budget(), stop, clock))
 
 
 def _parse_state(game_id: str, options: dict, position: str):

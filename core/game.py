@@ -6,9 +6,11 @@ on every game.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
+import warnings
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
 Move = Hashable
@@ -168,6 +170,11 @@ class Game(ABC):
     def __hash__(self) -> int:
         return hash(self.spec)
 
+    @property
+    def entry(self) -> "GameEntry":
+        """What the game declared when it registered (board, kernels, notation...)."""
+        return game_entry(self.id)
+
     def describe_move(self, move: Move, state: State) -> str:
         """The move for people, in `state` (default: its notation)."""
         return self.format_move(move)
@@ -186,33 +193,100 @@ class Game(ABC):
 
 
 @dataclass(frozen=True)
+class Kernels:
+    """A game's numba kernels, as `module:attribute` references loaded only when a
+    search asks for them: the alpha-beta backend class, the MCTS tree class. Each named
+    module has a `warm_up()` that compiles (or loads) its kernels."""
+
+    tree: str | None = None
+    mcts: str | None = None
+
+    def modules(self) -> list[str]:
+        return [ref.partition(":")[0] for ref in (self.tree, self.mcts) if ref]
+
+
+@dataclass(frozen=True)
 class GameEntry:
+    """Everything plyground needs of a game, declared once (`register_game`).
+
+    References are `module:attribute` strings, loaded when used: the core never imports
+    the app's widgets, and numba loads only where a kernel runs."""
+
     id: str
     title: str
     factory: Callable[..., Game]
     variants: tuple[tuple[str, dict], ...] = ()  # (label, options) for the menus
+    board: str | None = None  # the app's board widget class (no board: not in the menus)
+    renderer: str | None = None  # state -> rich renderable, for the CLI (else plain text)
+    kernels: Kernels = Kernels()
+    theme: dict[str, str] = field(default_factory=dict)  # the board's colour variables
+    notation: str = ""  # how a position is written, e.g. "columns played, e.g. 4453"
+    analysis: str | None = None  # (state, observer, control) -> every move's exact value
+    analysis_agent: str = "alphabeta:time=2"  # the agent `analyze` uses by default
 
 
 _REGISTRY: dict[str, GameEntry] = {}
+_plugins_loaded = False
 
 
 def register_game(id: str, title: str, factory: Callable[..., Game],
-                  variants: tuple[tuple[str, dict], ...] = ()) -> None:
-    _REGISTRY[id] = GameEntry(id, title, factory, variants)
+                  variants: tuple[tuple[str, dict], ...] = (), **declared: Any) -> None:
+    """Declare a game: its id, title and rule set, and whatever else it has (the
+    fields of GameEntry). A package adds one through the entry-point group
+    `plyground.games`, whose object is a GameEntry (or a callable that registers)."""
+    _REGISTRY[id] = GameEntry(id, title, factory, variants, **declared)
+
+
+def load_ref(ref: str) -> Any:
+    """The object a `module:attribute` reference names."""
+    module, _, attribute = ref.partition(":")
+    value = importlib.import_module(module)
+    for name in attribute.split(".") if attribute else ():
+        value = getattr(value, name)
+    return value
+
+
+def _load_game_plugins() -> None:
+    """Register the games installed packages declare (entry points `plyground.games`),
+    once; one that fails to load is reported as a warning and left out."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from .plugins import installed_entry_points
+
+    for point in installed_entry_points("plyground.games"):
+        try:
+            declared = point.load()
+            if isinstance(declared, GameEntry):
+                _REGISTRY.setdefault(declared.id, declared)
+            else:
+                declared()
+        except Exception as error:  # a broken package must not take plyground down
+            warnings.warn(f"the game plugin {point.name!r} ({point.value}) was not "
+                          f"loaded: {error}", stacklevel=2)
 
 
 def game_entries() -> list[GameEntry]:
-    """Registered games in registration order (the order menus show)."""
+    """Registered games in registration order (the order menus show), the installed
+    plugins' after plyground's own."""
+    _load_game_plugins()
     return list(_REGISTRY.values())
+
+
+def game_entry(id: str) -> GameEntry:
+    """The registration of the game `id`."""
+    _load_game_plugins()
+    try:
+        return _REGISTRY[id]
+    except KeyError:
+        known = ", ".join(_REGISTRY)
+        raise UnknownName(f"unknown game {id!r} (known games: {known})") from None
 
 
 def get_game(id: str, **options: Any) -> Game:
     """The game registered as `id`, made with `options` (e.g. rows=3)."""
-    try:
-        entry = _REGISTRY[id]
-    except KeyError:
-        known = ", ".join(_REGISTRY)
-        raise UnknownName(f"unknown game {id!r} (known games: {known})") from None
+    entry = game_entry(id)
     known = list(inspect.signature(entry.factory).parameters)
     for name in options:
         if name not in known:

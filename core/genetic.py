@@ -28,7 +28,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from .game import PlygroundError, get_game
+from .game import PlygroundError
+from .games.connect4 import GAME as CONNECT4
 from .games.connect4_strategies import GENE_NAMES, choose_column
 from .rng import SplitMix64, derive_seed
 from .tournament import round_robin, start_worker
@@ -87,7 +88,7 @@ class Generation:
 def play(first: Genes, second: Genes, seed: int) -> int | None:
     """One Connect 4 game between two gene sets, `first` moving first: the winner (0 or
     1), or None for a draw."""
-    state = get_game("connect4").start()
+    state = CONNECT4.start()
     genes = (first, second)
     rngs = (SplitMix64(derive_seed(seed, 0)), SplitMix64(derive_seed(seed, 1)))
     while state.outcome() is None:
@@ -161,7 +162,7 @@ def train(settings: TrainingSettings, jobs: int,
     context = multiprocessing.get_context("spawn")
     stop_buffer = context.RawArray("b", 8)
     with ProcessPoolExecutor(jobs, context, initializer=start_worker,
-                             initargs=("connect4", stop_buffer)) as pool:
+                             initargs=(CONNECT4.id, stop_buffer)) as pool:
         try:
             for number in range(1, settings.generations + 1):
                 generation = rank(population, number, settings, pool, progress)

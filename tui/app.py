@@ -20,7 +20,7 @@ from plyground.core.match import Match
 
 from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
 from .screens.setup import SetupScreen
-from .themes import BOARD_VARIABLE_DEFAULTS, load_themes
+from .themes import board_variable_defaults, load_themes
 
 DEFAULT_THEME = "plyground-dark"
 
@@ -46,7 +46,7 @@ class PlygroundApp(App):
         self.game_screen: GameScreen | None = None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(BOARD_VARIABLE_DEFAULTS)
+        return board_variable_defaults()
 
     def on_mount(self) -> None:
         if not self.is_headless:

@@ -90,11 +90,9 @@ GameSpec = Annotated[str, typer.Argument(
     help="the game, as id or id:option=value,...: "
          + "; ".join(describe_game(entry) for entry in game_entries()))]
 Position = Annotated[Optional[str], typer.Option(
-    help="start from this position, in the game's notation (Connect 4: columns played, "
-         "e.g. 4453; BOOM: actions played, 1-7 or B, e.g. 1234567123B; Cephalopod: rows "
-         "from the top and the side to move, "
-         "e.g. '.r1./r2.r3/.r4. r'; Quarto: rows from the top, each square . or a "
-         "piece's hex code, and the piece in hand, e.g. '0.../..5./..../.... a')")]
+    help="start from this position, in the game's notation ("
+         + "; ".join(f"{entry.title}: {entry.notation}" for entry in game_entries()
+                     if entry.notation) + ")")]
 # The first side's option is named after each game's first side (X, Red); so the second.
 PlayFirst = Annotated[Optional[str], typer.Option(
     "--x", "--red", "--first", metavar="SIDE",
@@ -554,8 +552,9 @@ def analyze(
         show_default=False)] = None,
     agent_spec: Annotated[Optional[str], typer.Option(
         "--agent", metavar="AGENT", show_default=False,
-        help="the agent that analyses (default: perfect:time=2 for Connect 4, the "
-             "exact solver; else alphabeta:time=2)")] = None,
+        help="the agent that analyses (default: the game's own: "
+             + "; ".join(f"{entry.title} {entry.analysis_agent}"
+                         for entry in game_entries()) + ")")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="the game's seed, as in demo and play: the agent gets the seed derived "
              "for the side to move", show_default=False)] = None,
@@ -577,7 +576,7 @@ def analyze(
     game = parse_game(game_spec)
     state = starting_state(game, position)
     if agent_spec is None:
-        agent_spec = "perfect:time=2" if game.id == "connect4" else "alphabeta:time=2"
+        agent_spec = game.entry.analysis_agent
     agent = seeded(parse_agent(agent_spec), seed, state.to_move)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     agent.prepare()

@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 import typer
 
 from plyground.core import PlygroundError, parse_game
+from plyground.core.games.connect4 import Connect4
 
 
 def solve_command(
@@ -43,7 +44,7 @@ def solve_command(
     k-th stone scores 22 - k, a loss k - 22, a draw 0.
     """
     game = parse_game(game_spec)
-    if game.id != "connect4":
+    if not isinstance(game, Connect4):
         raise PlygroundError(f"there is no exact solver for {game.title}: only for "
                              "Connect 4")
     if out is not None and build_book is None:

@@ -1,8 +1,8 @@
 """Boards as rich renderables: the static pictures the CLI prints (demo, analyze).
 
 The Textual app draws boards with its own widgets; these are for a terminal log, so
-they must read well without colour too. Each game has one function here, looked up by
-game id: adding a game means adding its entry to RENDERERS.
+they must read well without colour too. A game names its function when it registers
+(`GameEntry.renderer`); one without gets its position in its own notation.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from plyground.core import State
+from plyground.core.game import load_ref
 from plyground.core.games.boom import BoomState
 from plyground.core.games.cephalopod import CephalopodState
 from plyground.core.games.connect4 import Connect4State
@@ -122,13 +123,8 @@ def quarto_board(state: QuartoState) -> Text:
                     style="dim")
     return text
 
-RENDERERS: dict[str, Callable[[State], RenderableType]] = {
-    "connect4": connect4_board,
-    "cephalopod": cephalopod_board,
-    "boom": boom_board,
-    "quarto": quarto_board,
-}
-
-
 def render_board(state: State) -> RenderableType:
-    return RENDERERS[state.game.id](state)
+    ref = state.game.entry.renderer
+    if ref is None:
+        return Text(state.game.format_position(state))
+    return load_ref(ref)(state)

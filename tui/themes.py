@@ -11,21 +11,23 @@ from importlib.resources import files
 
 from textual.theme import Theme
 
-# Board colours for themes that do not define them (Textual's built-in themes).
+from plyground.core import game_entries
+
+# Board colours for themes that do not define them (Textual's built-in themes): these
+# shared by the boards, and each game's own (`GameEntry.theme`).
 BOARD_VARIABLE_DEFAULTS = {
-    "piece-first": "#E5534B",
-    "piece-second": "#F2CC3D",
     "board": "#1D4E9E",
     "board-hole": "#0B0E14",
     "board-win": "#FFFFFF",
-    "dice-first": "#D64541",
-    "dice-second": "#3A7BD5",
-    "dice-pips": "#FFFFFF",
-    "quarto-dark": "#6B3F22",  # walnut and maple: dark and light pieces, also in grey
-    "quarto-light": "#E8CC94",
-    "boom-first": "#6BC46D",  # Green and Blue
-    "boom-second": "#3A7BD5",
 }
+
+
+def board_variable_defaults() -> dict[str, str]:
+    """Every board colour variable with its default, the games' own included."""
+    defaults = dict(BOARD_VARIABLE_DEFAULTS)
+    for entry in game_entries():
+        defaults.update(entry.theme)
+    return defaults
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:
@@ -36,7 +38,7 @@ def load_themes() -> tuple[list[Theme], list[str]]:
             continue
         try:
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            variables = {**BOARD_VARIABLE_DEFAULTS, **data.pop("variables", {})}
+            variables = {**board_variable_defaults(), **data.pop("variables", {})}
             themes.append(Theme(**data, variables=variables))
         except (tomllib.TOMLDecodeError, TypeError, ValueError, UnicodeDecodeError) as error:
             problems.append(f"theme file {entry.name} was skipped: {error}")

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import Game, IllegalMove, NotationError, Outcome, register_game
+from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
+                    register_game)
 from ..values import WIN, terminal_value
 from .gravity import GravityBoard, GravityPosition, MovesNotation
 
@@ -289,4 +290,9 @@ class Boom(MovesNotation, Game):
 
 
 GAME = Boom()
-register_game("boom", "Desconecta-4 BOOM", lambda: GAME)
+register_game(
+    "boom", "Desconecta-4 BOOM", lambda: GAME,
+    board="plyground.tui.widgets.boards.boom:BoomBoard", renderer="plyground.tui.text_board:boom_board",
+    kernels=Kernels(tree="plyground.core.fast.boom:BoomBackend"),
+    theme={"boom-first": "#6BC46D", "boom-second": "#3A7BD5"},  # Green and Blue
+    notation="actions played, 1-7 or B, e.g. 1234567123B")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..game import (BadOption, Game, IllegalMove, NotationError, Outcome, register_game)
+from ..game import (BadOption, Game, IllegalMove, Kernels, NotationError, Outcome,
+                    register_game)
 
 SIDE_LABELS = ("Red", "Blue")
 SIDE_LETTERS = ("r", "b")
@@ -249,5 +250,10 @@ class Cephalopod(Game):
         return sorted(moves, key=lambda move: -len(move.captures))
 
 
-register_game("cephalopod", "Cephalopod", Cephalopod,
-              variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES))
+register_game(
+    "cephalopod", "Cephalopod", Cephalopod,
+    variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES),
+    board="plyground.tui.widgets.boards.cephalopod:CephalopodBoard", renderer="plyground.tui.text_board:cephalopod_board",
+    kernels=Kernels(mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),  # every board size
+    theme={"dice-first": "#D64541", "dice-second": "#3A7BD5", "dice-pips": "#FFFFFF"},
+    notation="rows from the top and the side to move, e.g. '.r1./r2.r3/.r4. r'")

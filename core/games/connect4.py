@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import Game, IllegalMove, NotationError, Outcome, register_game
+from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
+                    register_game)
 from ..values import WIN
 from .gravity import GravityBoard, GravityPosition, MovesNotation
 
@@ -166,4 +167,10 @@ class Connect4(MovesNotation, Game):
 
 
 GAME = Connect4()
-register_game("connect4", "Connect 4", lambda: GAME)
+register_game(
+    "connect4", "Connect 4", lambda: GAME,
+    board="plyground.tui.widgets.boards.connect4:Connect4Board", renderer="plyground.tui.text_board:connect4_board",
+    kernels=Kernels(tree="plyground.core.fast.connect4:Connect4Backend", mcts="plyground.core.fast.connect4_mcts:Connect4Tree"),
+    theme={"piece-first": "#E5534B", "piece-second": "#F2CC3D"},
+    notation="columns played, e.g. 4453",
+    analysis="plyground.core.analysis:analyse_columns", analysis_agent="perfect:time=2")

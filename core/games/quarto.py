@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations
 
-from ..game import Game, IllegalMove, NotationError, Outcome, register_game
+from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
+                    register_game)
 from ..values import WIN
 
 SIDE_LABELS = ("Player 1", "Player 2")
@@ -393,5 +394,11 @@ class Quarto(Game):
         return range(1, deepest + 1)
 
 
-register_game("quarto", "Quarto", Quarto,
-              variants=(("standard", {}), ("2×2 squares win too", {"squares": True})))
+register_game(
+    "quarto", "Quarto", Quarto,
+    variants=(("standard", {}), ("2×2 squares win too", {"squares": True})),
+    board="plyground.tui.widgets.boards.quarto:QuartoBoard", renderer="plyground.tui.text_board:quarto_board",
+    kernels=Kernels(tree="plyground.core.fast.quarto:QuartoBackend", mcts="plyground.core.fast.quarto_mcts:QuartoTree"),
+    theme={"quarto-dark": "#6B3F22", "quarto-light": "#E8CC94"},  # walnut and maple
+    notation="rows from the top, each square . or a piece's hex code, and the piece in "
+             "hand, e.g. '0.../..5./..../.... a'")

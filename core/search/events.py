@@ -169,6 +169,22 @@ class AnalysisProgress:
     elapsed: float
 
 
+# --- agents from outside: Python bots and protocol engines ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """Live: what an agent that is not plyground's own says it is thinking (a bot's
+    `report`, an engine's `info` line). Every field is optional: `score` is for the
+    side to move, in the agent's own units; `pv` is moves; `text` any other words."""
+
+    depth: int | None = None
+    score: float | None = None
+    pv: tuple = ()
+    nodes: int | None = None
+    text: str = ""
+
+
 # --- every search --------------------------------------------------------------------
 
 

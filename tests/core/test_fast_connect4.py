@@ -217,13 +217,18 @@ def test_the_mcts_kernel_on_a_finished_game_backs_up_its_end():
     assert reference.root.wins == 10.0  # won by the side that moved last
 
 
-def test_only_connect4_has_kernels_and_the_core_does_not_load_numba():
+def test_a_game_declaring_no_kernels_has_none_and_the_core_does_not_load_numba():
+    from plyground.core.game import GameEntry
+
     class Other:
         id = "other"
+        entry = GameEntry("other", "Other", lambda: None)
 
     assert tree_backend(Other()) is None and mcts_tree_factory(Other()) is None
     code = ("import sys, plyground.core\n"
+            "from plyground.core.game import register_game\n"
             "from plyground.core.fast import warm_up\n"
+            "register_game('other', 'Other', lambda: None)\n"
             "warm_up('other')\n"
             "assert 'numba' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)

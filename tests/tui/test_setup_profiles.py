@@ -19,5 +19,5 @@ def test_each_saved_profile_is_an_opponent_in_connect4_only(tmp_path, monkeypatc
     assert spec == f"ga:profile={mine}"
     agent = parse_agent(spec)
     assert agent.label == "Strategy (GA): mine"
-    assert row_from_spec(spec) == (f"ga:profile={mine}", "")
-    assert row_from_spec("ga") == (f"ga:profile={DEFAULT_PROFILE}", "")
+    assert row_from_spec(spec) == (f"ga:profile={mine}", "", [])
+    assert row_from_spec("ga")[:2] == (f"ga:profile={DEFAULT_PROFILE}", "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from importlib.resources import files
 
-from plyground.tui.themes import BOARD_VARIABLE_DEFAULTS, load_themes
+from plyground.tui.themes import board_variable_defaults, load_themes
 
 
 def test_every_theme_file_loads_and_sets_every_board_colour():
@@ -14,4 +14,4 @@ def test_every_theme_file_loads_and_sets_every_board_colour():
     for entry in files("plyground.themes").iterdir():
         if entry.name.endswith(".toml"):
             variables = tomllib.loads(entry.read_text(encoding="utf-8"))["variables"]
-            assert set(BOARD_VARIABLE_DEFAULTS) <= set(variables), entry.name
+            assert set(board_variable_defaults()) <= set(variables), entry.name

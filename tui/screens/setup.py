@@ -9,44 +9,40 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
-from plyground.core import AGENT_KINDS, PlygroundError, game_entries, get_game
-from plyground.core.ga_profile import DEFAULT_PROFILE, load_profile, saved_profiles
+from plyground.core import PlygroundError, game_entries, get_game
+from plyground.core.agents import DEFAULT_OPPONENT, agent_kinds
+from plyground.core.game import game_entry
 from plyground.core.match import HUMAN, parse_side
 
-from ..widgets.boards import BOARDS
+from ..widgets.boards import has_board
 
-GA = "ga"  # the strategy agent: one choice per saved profile
-
-
-def profile_choice(path) -> str:
-    return f"{GA}:profile={path}"
+OTHER = "other"  # the menu entry whose box takes any agent spec: a plugin, an engine
 
 
 def agent_choices() -> list[tuple[str, str]]:
-    """(title, choice) for the player menu: Human, every agent kind, and the strategy
-    agent once per saved profile, its choice `ga:profile=PATH` (read anew each time,
-    so a profile trained meanwhile appears)."""
+    """(title, choice) for the player menu: Human, each agent kind's entries (read anew
+    each time, so a profile trained meanwhile appears), and "Other agent…", whose box
+    takes a spec such as `bots/mybot.py:MyBot` or `engine:cmd=./mybot`."""
     choices = [("Human", HUMAN)]
-    for kind, cls in AGENT_KINDS.items():
-        if kind == GA:
-            choices += [(f"GA: {profile.name}", profile_choice(path))
-                        for path, profile in saved_profiles()]
-        else:
-            choices.append((cls.title, kind))
-    return choices
+    for cls in agent_kinds().values():
+        choices += cls.menu_choices()
+    return choices + [("Other agent…", OTHER)]
 
 
-def kind_of(choice: str) -> str:
-    """The agent kind of a menu choice (`ga:profile=...` is the kind `ga`)."""
-    return choice.partition(":")[0]
+def agent_of(choice: str):
+    """The agent a menu choice makes, with its defaults (None: Human or Other)."""
+    if choice in (HUMAN, OTHER):
+        return None
+    return parse_side(choice)
 
 
-def player_choices(game) -> list[tuple[str, str]]:
-    """Human, then every agent that can play `game` (the seed engine only where the
-    game has one, the strategy agent only in Connect 4)."""
-    return [(title, choice) for title, choice in agent_choices()
-            if choice == HUMAN or AGENT_KINDS[kind_of(choice)].plays(game)]
-DEFAULT_OPPONENT = "mcts"
+def player_choices(game, extra=()) -> list[tuple[str, str]]:
+    """Human, then every menu agent (and `extra` one) that can play `game`, then Other."""
+    choices = agent_choices()
+    return [(title, choice) for title, choice in choices[:-1] + list(extra) + choices[-1:]
+            if choice in (HUMAN, OTHER) or type(agent_of(choice)).plays(game)]
+
+
 # "You play" choices: which sides are human
 ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, True)),
          ("watch", (False, False))]
@@ -54,39 +50,44 @@ ROLES = [("first", (True, False)), ("second", (False, True)), ("both", (True, Tr
 
 def playable_games():
     """The registered games the app has a board for."""
-    return [entry for entry in game_entries() if entry.id in BOARDS]
+    return [entry for entry in game_entries() if has_board(entry)]
 
 
-def main_setting(kind: str):
-    cls = AGENT_KINDS.get(kind_of(kind))
-    if cls is None or cls.main_setting is None:
+def main_setting(choice: str):
+    agent = agent_of(choice)
+    if agent is None or agent.main_setting is None:
         return None
-    return next(s for s in cls.settings_spec if s.name == cls.main_setting)
+    return next(s for s in agent.settings_spec if s.name == agent.main_setting)
 
 
-def spec_for(kind: str, value: str) -> str:
-    """The agent spec a side's row describes (its seed comes from the game's, `Match`)."""
-    if kind == HUMAN:
+def spec_for(choice: str, value: str) -> str:
+    """The agent spec a side's row describes (its seed comes from the game's, `Match`):
+    Other's box holds a whole spec; an agent's box its main setting."""
+    if choice == HUMAN:
         return HUMAN
-    kind, _, chosen = kind.partition(":")
-    settings = [chosen] if chosen else []
-    setting = main_setting(kind)
-    if setting is not None and value.strip():
-        settings.append(f"{setting.name}={value.strip()}")
-    return kind + (":" + ",".join(settings) if settings else "")
+    if choice == OTHER:
+        return value.strip()
+    setting = main_setting(choice)
+    if setting is None or not value.strip():
+        return choice
+    joint = "," if agent_of(choice).given else ":"
+    return f"{choice}{joint}{setting.name}={value.strip()}"
 
 
-def row_from_spec(spec: str) -> tuple[str, str]:
-    """(kind, main setting text) of a side's spec, to fill its row."""
+def row_from_spec(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """(choice, main setting text, extra menu entries) of a side's spec, to fill its
+    row: an agent the menu does not list (a plugin, a profile file, other settings)
+    becomes an entry of its own."""
     agent = parse_side(spec)
     if agent is None:
-        return HUMAN, ""
-    if agent.kind == GA:
-        return profile_choice(agent.settings["profile"] or DEFAULT_PROFILE), ""
-    setting = main_setting(agent.kind)
-    value = agent.settings.get(setting.name) if setting else None
-    return agent.kind, "" if value is None else f"{value:g}" if isinstance(value, float) \
-        else str(value)
+        return HUMAN, "", []
+    choice = agent.choice
+    listed = {c for _, c in agent_choices()}
+    extra = [] if choice in listed else [(agent.menu_title, choice)]
+    setting = agent.main_setting
+    value = agent.settings.get(setting) if setting and setting in agent.given else None
+    return choice, "" if value is None else f"{value:g}" if isinstance(value, float) \
+        else str(value), extra
 
 
 class SideRow(Horizontal):
@@ -100,15 +101,13 @@ class SideRow(Horizontal):
     SideRow > .setting-help { width: 1fr; padding: 1 0 0 1; color: $text-muted; }
     """
 
-    def __init__(self, side: int, kind: str, value: str) -> None:
+    def __init__(self, side: int, kind: str, value: str, extra) -> None:
         super().__init__(id=f"side-{side}")
         self.side = side
         self.initial = (kind, value)
-        self.choices = agent_choices()
-        self.extra = []  # a profile file from the command line that is not installed
-        if kind.startswith(f"{GA}:") and kind not in {c for _, c in self.choices}:
-            self.extra = [(f"GA: {load_profile(kind.partition('=')[2]).name}", kind)]
-        self.choices += self.extra
+        self.extra = extra  # an agent from the command line that the menu does not list
+        choices = agent_choices()
+        self.choices = choices[:-1] + extra + choices[-1:]
 
     def compose(self) -> ComposeResult:
         kind, value = self.initial
@@ -133,8 +132,6 @@ class SideRow(Horizontal):
 
     def offer(self, choices: list[tuple[str, str]]) -> None:
         """Offer these players; one no longer offered gives way to the default."""
-        if any(kind_of(choice) == GA for _, choice in choices):
-            choices = choices + self.extra
         if choices == self.choices:
             return
         self.choices = choices
@@ -147,18 +144,28 @@ class SideRow(Horizontal):
         setting = main_setting(kind)
         box = self.query_one(Input)
         help_text = self.query_one(f"#help-{self.side}", Static)
+        if kind == OTHER:
+            box.disabled = False
+            if not keep_value:
+                box.value = ""
+            box.placeholder = "bot.py:Class"
+            help_text.update("any agent spec: a Python class as path/to/bot.py:Class or "
+                             "package.module:Class, or engine:cmd=\"./mybot\"")
+            return
         box.disabled = setting is None
         if setting is None:
             box.value = ""
+            box.placeholder = ""
             help_text.update("plays with keys or mouse" if kind == HUMAN
-                             else AGENT_KINDS[kind_of(kind)].description)
+                             else agent_of(kind).description)
             return
         if not keep_value:
             box.value = "" if setting.default is None else str(setting.default)
-        default = AGENT_KINDS[kind].DEFAULT_TIME if setting.default is None and \
+        agent = agent_of(kind)
+        default = getattr(agent, "DEFAULT_TIME", None) if setting.default is None and \
             setting.name == "time" else setting.default
         box.placeholder = str(default)
-        help_text.update(f"{AGENT_KINDS[kind].description}\n{setting.name}: {setting.help}")
+        help_text.update(f"{agent.description}\n{setting.name}: {setting.help}")
 
 
 class SetupScreen(Screen):
@@ -232,8 +239,7 @@ class SetupScreen(Screen):
         return [self.query_one(f"#side-{side}", SideRow) for side in (0, 1)]
 
     def variants(self) -> tuple[tuple[str, dict], ...]:
-        entry = next(e for e in game_entries() if e.id == self.query_one("#game", Select).value)
-        return entry.variants
+        return game_entry(self.query_one("#game", Select).value).variants
 
     def show_variants(self, options: dict) -> None:
         """The board sizes (or other variants) of the chosen game, if it has several."""
@@ -260,7 +266,7 @@ class SetupScreen(Screen):
             self.query_one(f"#side-label-{side}", Label).update(
                 f"{game.side_labels[side]}{suffix}")
         for row in self.rows():
-            row.offer(player_choices(game))
+            row.offer(player_choices(game, row.extra))
 
     def sync_role(self) -> None:
         """Tick the "You play" choice that matches the rows, if any."""

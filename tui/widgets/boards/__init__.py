@@ -1,18 +1,17 @@
 """Board widgets, one per game: they render a State and post `MoveChosen`; they never
-decide rules (the screen asks the State whether a move is legal)."""
+decide rules (the screen asks the State whether a move is legal). A game names its
+widget when it registers (`GameEntry.board`)."""
 from __future__ import annotations
 
-from .base import BoardWidget
-from .boom import BoomBoard
-from .cephalopod import CephalopodBoard
-from .connect4 import Connect4Board
-from .quarto import QuartoBoard
+from plyground.core.game import load_ref
 
-BOARDS: dict[str, type[BoardWidget]] = {
-    board.game_id: board
-    for board in (Connect4Board, CephalopodBoard, BoomBoard, QuartoBoard)
-}
+from .base import BoardWidget
+
+
+def has_board(entry) -> bool:
+    """Whether the app can show the registered game (it declared a board widget)."""
+    return entry.board is not None
 
 
 def board_for(game, **kwargs) -> BoardWidget:
-    return BOARDS[game.id](game, **kwargs)
+    return load_ref(game.entry.board)(game, **kwargs)

@@ -30,7 +30,6 @@ class BoardWidget(Widget, can_focus=True):
     move: the screen plays it, and the rules say why one is refused.
     """
 
-    game_id: str = ""
     hint: str = ""  # how to move, for the status line
     DEFAULT_CSS = """
     BoardWidget > .board--heat { background: $accent; }

@@ -32,7 +32,6 @@ class Explosion:
 
 
 class BoomBoard(Connect4Board):
-    game_id = "boom"
     hint = "1-7, or ←/→ and Enter, or click a column; b or the button: BOOM"
     DEFAULT_CSS = """
     BoomBoard > .board--hole { color: $background; background: $panel; }

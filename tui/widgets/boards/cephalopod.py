@@ -46,7 +46,6 @@ def face_rows(pips: int, large: bool) -> list[str]:
 
 
 class CephalopodBoard(BoardWidget):
-    game_id = "cephalopod"
     hint = "arrows and Enter, or a click, to place a die"
     DEFAULT_CSS = """
     CephalopodBoard { width: auto; height: auto; padding: 0 1; }

@@ -29,7 +29,6 @@ def line_cells(board: GravityBoard, state) -> int:
 
 
 class Connect4Board(BoardWidget):
-    game_id = "connect4"
     hint = "1-7, or ←/→ and Enter, or click a column"
     DEFAULT_CSS = """
     Connect4Board {

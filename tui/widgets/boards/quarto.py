@@ -45,7 +45,6 @@ def is_dark(piece: int) -> bool:
 
 
 class QuartoBoard(BoardWidget):
-    game_id = "quarto"
     DEFAULT_CSS = """
     QuartoBoard { width: auto; height: auto; padding: 0 1; }
     QuartoBoard:focus { background: $boost; }

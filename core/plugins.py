@@ -1,0 +1,76 @@
+"""Code from outside plyground: installed packages' entry points, and agent classes
+named by a file or an import path (`bots/alice.py:Bot`, `mypkg.bots:Bot`).
+
+Everything that goes wrong here is the user's to fix, so it becomes a PlygroundError
+that says which plugin and why, never a traceback.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import traceback
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
+
+from .game import PlygroundError
+
+
+class PluginError(PlygroundError):
+    """A plugin that cannot be found, imported or used."""
+
+
+def installed_entry_points(group: str) -> list[EntryPoint]:
+    """The entry points installed packages declare in `group`, sorted by name."""
+    return sorted(entry_points(group=group), key=lambda point: point.name)
+
+
+def is_plugin_ref(text: str) -> bool:
+    """Whether an agent spec names a class in a file or module rather than a kind:
+    `path/to/bot.py:Class` or `package.module:Class`."""
+    source, colon, name = text.partition(":")
+    return bool(colon) and name.strip().isidentifier() and (
+        source.endswith(".py") or "/" in source or "\\" in source or "." in source)
+
+
+def _one_line(error: BaseException) -> str:
+    where = traceback.extract_tb(error.__traceback__)
+    place = f" (at {Path(where[-1].filename).name}:{where[-1].lineno})" if where else ""
+    return f"{type(error).__name__}: {error}{place}"
+
+
+def load_object(ref: str) -> Any:
+    """The object `path/to/file.py:Name` or `package.module:Name` names."""
+    source, _, name = ref.partition(":")
+    source, name = source.strip(), name.strip()
+    if source.endswith(".py") or "/" in source or "\\" in source:
+        path = Path(source).expanduser()
+        if not path.is_file():
+            raise PluginError(f"{ref}: there is no file {source!r}")
+        module_name = f"plyground_plugin_{abs(hash(str(path.resolve())))}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.path.insert(0, str(path.resolve().parent))  # its own helper modules
+            try:
+                spec.loader.exec_module(module)
+            except BaseException as error:
+                raise PluginError(f"{ref}: the file failed to import: "
+                                  f"{_one_line(error)}") from None
+            finally:
+                sys.path.remove(str(path.resolve().parent))
+            sys.modules[module_name] = module
+    else:
+        try:
+            module = importlib.import_module(source)
+        except ModuleNotFoundError as error:
+            raise PluginError(f"{ref}: no module named {error.name!r}") from None
+        except BaseException as error:
+            raise PluginError(f"{ref}: the module failed to import: "
+                              f"{_one_line(error)}") from None
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise PluginError(f"{ref}: {source} has no {name!r}") from None
