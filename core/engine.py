@@ -9,6 +9,8 @@ background thread that hands them to a listener:
 - `EngineDone(search_id, result, trace, truncated)`: the decision, and the recorded
   node-level trace when the request asked for one;
 - `EngineFailed(search_id, message)`: the search raised, or the child died;
+- `EngineForfeit(search_id, message)`: the agent (one from outside plyground) raised,
+  chose an illegal move or overran its time: its side forfeits;
 - `EngineWarning(message)`: a Python warning in the child, which must not write on the
   terminal an app is drawing (id 0: it belongs to no one search).
 
@@ -108,6 +110,14 @@ class EngineFailed:
 
 
 @dataclass(frozen=True)
+class EngineForfeit:
+    """The agent broke the rules of play (AgentFault): its side forfeits the game."""
+
+    search_id: int
+    message: str
+
+
+@dataclass(frozen=True)
 class EngineWarning:
     message: str
     search_id: int = 0
@@ -127,6 +137,10 @@ def real_stderr():
 
 class EngineError(Exception):
     """A search failed in the engine (its message says why)."""
+
+
+class AgentFaultReported(EngineError):
+    """`Engine.run`: the agent broke the rules of play (see EngineForfeit)."""
 
 
 # --- the child process ---------------------------------------------------------------
@@ -175,6 +189,7 @@ class _Streamer:
 
 
 def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
+    from .agents import AgentFault
     from .game import PlygroundError
 
     stop = StopFlag(stop_buffer)
@@ -202,6 +217,10 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
         try:
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
             result = request.run(streamer, stop, clock)
+        except AgentFault as fault:
+            streamer.close()
+            events.send(("forfeit", search_id, str(fault)))
+            continue
         except PlygroundError as error:
             streamer.close()
             events.send(("failed", search_id, str(error)))
@@ -338,6 +357,8 @@ class Engine:
                     self.active = None
             if kind == "done":
                 self.listener(EngineDone(search_id, message[2], message[3], message[4]))
+            elif kind == "forfeit":
+                self.listener(EngineForfeit(search_id, message[2]))
             else:
                 self.listener(EngineFailed(search_id, message[2]))
         process.join(timeout=1)
@@ -367,6 +388,8 @@ class Engine:
                     on_events(message.events)
             elif isinstance(message, EngineDone):
                 return message
+            elif isinstance(message, EngineForfeit):
+                raise AgentFaultReported(message.message)
             else:
                 raise EngineError(message.message)
 

@@ -36,6 +36,8 @@ class Match:
     states: list[State] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     seed: int | None = None  # the game's seed: see `seeded` (None: the specs' own seeds)
+    # the game ended because a side's agent failed (AgentFault): the other side won
+    forfeit: Outcome | None = None
 
     def __post_init__(self) -> None:
         agents = [parse_side(spec) for spec in self.sides]
@@ -52,7 +54,23 @@ class Match:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.state.outcome()
+        return self.forfeit or self.state.outcome()
+
+    def forfeits(self, side: int, reason: str) -> Outcome:
+        """`side`'s agent failed: the game ends there, the other side winning."""
+        self.forfeit = Outcome(1 - side, f"{self.game.side_labels[side]} forfeits: "
+                                         f"{reason}")
+        return self.forfeit
+
+    def replace_side(self, side: int, spec: str) -> None:
+        """Another player for `side` (after a forfeit, say): the game goes on from
+        where it is (raises PlygroundError for a bad spec; nothing changes then)."""
+        agent = parse_side(spec)
+        agents = list(self.agents)
+        agents[side] = None if agent is None else seeded(agent, self.seed, side)
+        sides = list(self.sides)
+        sides[side] = spec
+        self.sides, self.agents, self.forfeit = tuple(sides), tuple(agents), None
 
     def agent_to_move(self) -> Agent | None:
         """The agent whose turn it is (None on a human's turn or when the game is over)."""
@@ -86,12 +104,14 @@ class Match:
                 undone = len(self.moves) - index
                 del self.moves[index:]
                 del self.states[index + 1:]
+                self.forfeit = None
                 return undone
         return 0
 
     def restart(self) -> None:
         self.states = [self.start]
         self.moves = []
+        self.forfeit = None
 
     def move_texts(self) -> list[str]:
         return [self.game.format_move(move) for move in self.moves]

@@ -20,8 +20,8 @@ from textual.widgets import Footer, Static
 
 from plyground.core.analysis import can_analyse
 from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
-                                   EngineEvents, EngineFailed, EngineWarning,
-                                   SearchRequest)
+                                   EngineEvents, EngineFailed, EngineForfeit,
+                                   EngineWarning, SearchRequest)
 from plyground.core.game import IllegalMove
 from plyground.core.match import Match
 from plyground.core.search.control import Budget
@@ -35,11 +35,13 @@ from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
 from ..widgets.move_list import MoveList
+from .opponent import OpponentScreen
 from .result import ResultScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
+HUNG_SECONDS = 2.0  # past an agent's own forfeit limit, for its process to answer
 
 
 class EngineUpdate(Message):
@@ -101,6 +103,7 @@ class GameScreen(Screen):
         Binding("t", "toggle_trace", "Trace"),
         Binding("a", "toggle_analysis", "Analysis"),
         Binding("r", "retry", "Retry"),
+        Binding("o", "another_opponent", "Other player"),
         Binding("escape", "setup", "Setup"),
         Binding("q", "quit", "Quit"),
     ]
@@ -220,6 +223,10 @@ class GameScreen(Screen):
         if self.failed is not None:
             self.set_status(f"The search failed: {self.failed}  The game is unchanged: "
                             "r tries again.", error=True)
+        elif self.match.forfeit is not None:
+            self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
+                            f"{outcome.reason}.  o: another player for that side, and go "
+                            "on · n: new game · Esc: setup", error=True)
         elif outcome is not None:
             self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
                             f"{outcome.reason}.  n: new game · u: undo · Esc: setup")
@@ -262,10 +269,14 @@ class GameScreen(Screen):
         if outcome is None or isinstance(self.app.screen, ResultScreen):
             return
         self.app.push_screen(ResultScreen(self.match.game.describe_outcome(outcome),
-                                          outcome.reason), self.result_chosen)
+                                          outcome.reason,
+                                          replace=self.match.forfeit is not None),
+                             self.result_chosen)
 
     def result_chosen(self, choice: str | None) -> None:
-        if choice == "again":
+        if choice == "replace":
+            self.action_another_opponent()
+        elif choice == "again":
             self.action_new_game()
         elif choice == "setup":
             self.action_setup()
@@ -336,6 +347,7 @@ class GameScreen(Screen):
         self.inspector.replaying(text)
 
     def refresh_thinking(self) -> None:
+        self.watch_the_clock()
         if self.search is None:
             return
         if self.search.purpose == "trace":
@@ -383,6 +395,9 @@ class GameScreen(Screen):
             self.inspector.finish(update.result, self.side_label(search.side))
             self.last = search
             self.play(update.result.best_move)
+        elif isinstance(update, EngineForfeit):
+            self.search = None
+            self.forfeit(search.side, update.message)
         elif isinstance(update, EngineFailed):
             self.search = None
             self.refresh_bindings()
@@ -394,6 +409,33 @@ class GameScreen(Screen):
             else:
                 self.inspector.leave_step()
             self.show_turn()
+
+    def forfeit(self, side: int, reason: str) -> None:
+        """`side`'s agent broke the rules of play: the game ends, kept as it is; `o`
+        picks another player for that side and goes on."""
+        self.cancel_timer()
+        outcome = self.match.forfeits(side, reason)
+        self.tell(outcome.reason, title="Forfeit", severity="error")
+        self.inspector.failed(outcome.reason, what="")
+        self.refresh_bindings()
+        self.after_move(animate=False)
+
+    def watch_the_clock(self) -> None:
+        """An agent from outside that does not answer long after its time (a loop
+        that never checks the clock) forfeits: its search process is stopped."""
+        search = self.search
+        if search is None or search.purpose != "move" or not search.agent.external:
+            return
+        time_budget = search.agent.budget().time
+        if time_budget is None:
+            return
+        limit = time_budget * (1 + search.agent.GRACE_SHARE) + \
+            search.agent.GRACE_SECONDS + HUNG_SECONDS
+        if time.monotonic() - self.thinking_since > limit:
+            self.search = None
+            self.app.engine.close()  # the next search starts a new process
+            self.forfeit(search.side, f"{search.agent.label} did not answer within "
+                                      f"{limit:.0f} s ({time_budget:g} s a move)")
 
     def show_heat(self, events: list) -> None:
         """Where MCTS spends its playouts, on the board."""
@@ -492,6 +534,8 @@ class GameScreen(Screen):
             return True if self.match.watching else None
         if action == "retry":
             return True if self.failed else None
+        if action == "another_opponent":
+            return self.match.forfeit is not None
         if action == "toggle_analysis":
             return self.has_analysis  # only Connect 4 has one
         if action == "quick_replay":
@@ -536,6 +580,25 @@ class GameScreen(Screen):
         self.refresh_players()
         if self.search is None and self.match.outcome is None:
             self.start_search()
+
+    def action_another_opponent(self) -> None:
+        """After a forfeit: pick who plays the side that forfeited, and go on."""
+        forfeit = self.match.forfeit
+        if forfeit is None:
+            return
+        side = 1 - forfeit.winner
+
+        def chosen(spec: str | None) -> None:
+            if spec is None:
+                return
+            self.match.replace_side(side, spec)
+            agent = self.match.agents[side]
+            self.tell(f"{self.side_label(side)} is now played by "
+                      f"{'a human' if agent is None else agent.label}.")
+            self.refresh_bindings()
+            self.after_move(animate=False)
+
+        self.app.push_screen(OpponentScreen(self.match.game, side), chosen)
 
     def action_retry(self) -> None:
         if self.failed is None:

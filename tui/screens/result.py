@@ -8,13 +8,20 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 
+def first_capital(text: str) -> str:
+    """`text` with its first letter a capital, the rest as it is (a reason may quote
+    names and errors)."""
+    return text[:1].upper() + text[1:]
+
+
 class ResultScreen(ModalScreen[str | None]):
-    """Dismisses with "again", "setup", or None (close and look at the board)."""
+    """Dismisses with "again", "setup", "replace" (another player for the side that
+    forfeited, offered after a forfeit), or None (close and look at the board)."""
 
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
     ResultScreen > Vertical {
-        width: 66; height: auto; padding: 1 2;
+        width: 76; height: auto; padding: 1 2;
         border: thick $accent; background: $surface;
     }
     ResultScreen #result-title { width: 1fr; content-align: center middle; text-style: bold; }
@@ -27,24 +34,33 @@ class ResultScreen(ModalScreen[str | None]):
         Binding("a", "choose('again')", "Play again"),
         Binding("s", "choose('setup')", "Setup"),
         Binding("escape", "choose(None)", "Close"),
+        Binding("o", "choose('replace')", "Other player"),
     ]
 
-    def __init__(self, title: str, reason: str) -> None:
+    def __init__(self, title: str, reason: str, replace: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.reason = reason
+        self.replace = replace
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text.capitalize(), id="result-title")
-            yield Label(self.reason.capitalize() + ".", id="result-reason")
+            yield Label(first_capital(self.title_text), id="result-title")
+            yield Label(first_capital(self.reason) + ".", id="result-reason")
             with Horizontal():
+                if self.replace:
+                    yield Button("Other player, go on", id="replace", variant="primary")
                 yield Button("Play again", id="again", variant="primary")
                 yield Button("Setup", id="setup")
                 yield Button("Close", id="close")
 
     def on_mount(self) -> None:
-        self.query_one("#again", Button).focus()
+        self.query_one("#replace" if self.replace else "#again", Button).focus()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action == "choose" and parameters == ("replace",):
+            return self.replace
+        return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None if event.button.id == "close" else event.button.id)

@@ -14,14 +14,16 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
-from plyground.core.search.events import IterationDone, MctsSnapshot, SearchDone
+from plyground.core.search.events import Info, IterationDone, MctsSnapshot, SearchDone
 from plyground.core.values import describe_value, proven
 
+from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
 from .mcts_view import MctsView
 from .step_view import StepView
 
-VIEW_FOR = {"tree": "live-tree", "visits": "mcts-view", "none": "no-search"}
+VIEW_FOR = {"tree": "live-tree", "visits": "mcts-view", "info": "info-view",
+            "none": "no-search"}
 TREE_LEGEND = ("★ the decision · values for the side making the move · ≤ ≥ bounds "
                "from cut-offs · pruned: never searched")
 
@@ -64,6 +66,7 @@ class Inspector(Vertical):
                          "thinks.", id="no-search")
             yield LiveTree(id="live-tree")
             yield MctsView(id="mcts-view")
+            yield InfoView(id="info-view")
             yield StepView(id="step-view")
 
     def set_summary(self, text: str | Text, keep: bool = True) -> None:
@@ -100,6 +103,8 @@ class Inspector(Vertical):
             self.query_one(LiveTree).begin(game, state, side)
         elif view == "mcts-view":
             self.query_one(MctsView).begin(game, state)
+        elif view == "info-view":
+            self.query_one(InfoView).begin(game, agent)
         else:
             self.query_one("#no-search", Static).update(
                 Text(f"{agent.label} does not search: {agent.description}."))
@@ -111,12 +116,17 @@ class Inspector(Vertical):
             self.query_one(LiveTree).feed(events)
         elif self.live_view == "mcts-view":
             self.query_one(MctsView).feed(events)
+        elif self.live_view == "info-view":
+            self.query_one(InfoView).feed(events)
         for event in reversed(events):
-            if isinstance(event, (IterationDone, MctsSnapshot)):
+            if isinstance(event, (IterationDone, MctsSnapshot, Info)):
                 self.set_summary(self.progress_text(event), keep=not self.stepping)
                 break
 
     def progress_text(self, event) -> Text:
+        if isinstance(event, Info):
+            return Text(f"latest report: {info_line(self.game, event)}\n"
+                        "score: the agent's own, for the side to move")
         if isinstance(event, IterationDone):
             value = describe_value(event.value, self.state.ply)
             text = self.proof_text(event.value, event.depth)
@@ -160,6 +170,12 @@ class Inspector(Vertical):
         elif self.live_view == "live-tree":
             self.query_one(LiveTree).finish(result)
             self.set_summary(self.decision_text(result, move))
+        elif self.live_view == "info-view":
+            depth = "" if result.depth is None else f" · depth {result.depth}"
+            nodes = f" · {result.work:,} nodes" if result.work else ""
+            self.set_summary(Text(f"played {move}{depth}{nodes} in {result.elapsed:.2f} s"
+                                  f"\nprincipal variation: {line_text(self.game, result.pv)}"
+                                  "\nthe reports below are the agent's own"))
         else:
             self.query_one(MctsView).played(result.best_move)
 
@@ -187,8 +203,8 @@ class Inspector(Vertical):
         text.append("every move's exact value, for the side to move (below)")
         return text
 
-    def failed(self, message: str) -> None:
-        self.set_summary(Text(f"The search failed: {message}", style="bold red"))
+    def failed(self, message: str, what: str = "The search failed: ") -> None:
+        self.set_summary(Text(f"{what}{message}", style="bold red"))
 
     def idle(self, message: str) -> None:
         self.border_title = "Inspector"

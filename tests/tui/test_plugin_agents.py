@@ -1,0 +1,74 @@
+"""Agents from outside plyground in the app: a bot's reports in the inspector, and a
+bot that fails forfeits the game, which goes on with another player."""
+from __future__ import annotations
+
+from textwrap import dedent
+
+from plyground.tui.screens.opponent import OpponentScreen
+from plyground.tui.screens.result import ResultScreen
+from plyground.tui.widgets.inspector.info_view import InfoView
+
+from .helpers import make_app, settled, status_text, wait_until
+
+TALKING_BOT = '''
+from plyground.core.bot import Bot
+
+class Talker(Bot):
+    """Plays the first legal move and says so."""
+
+    def decide(self, state, budget):
+        move = state.moves()[0]
+        self.report(depth=1, score=7, pv=[move], nodes=42, text="first legal move")
+        return move
+'''
+
+FAILING_BOT = '''
+from plyground.core.bot import Bot
+
+class Failing(Bot):
+    def decide(self, state, budget):
+        return 1 / 0
+'''
+
+
+def bot_file(tmp_path, name: str, source: str):
+    path = tmp_path / f"{name}.py"
+    path.write_text(dedent(source))
+    return path
+
+
+async def test_a_bots_reports_show_in_the_inspector(tmp_path):
+    spec = f"{bot_file(tmp_path, 'talker', TALKING_BOT)}:Talker"
+    app = make_app("connect4", ("human", spec))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("4", "enter")
+        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
+        await settled(pilot, app)
+        inspector = app.game_screen.inspector
+        assert inspector.live_view == "info-view"
+        reports = app.game_screen.query_one(InfoView).reports
+        assert [(r.depth, r.score, r.nodes, r.text) for r in reports] == \
+            [(1, 7, 42, "first legal move")]
+        summary = str(inspector.query_one("#inspector-summary").content)
+        assert "played 1" in summary and "42 nodes" in summary
+
+
+async def test_a_failing_bot_forfeits_and_the_game_goes_on_with_another_player(tmp_path):
+    spec = f"{bot_file(tmp_path, 'failing', FAILING_BOT)}:Failing"
+    app = make_app("connect4", ("human", spec))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("4", "enter")
+        screen = app.game_screen
+        await wait_until(pilot, lambda: screen.match.forfeit is not None)
+        forfeit = screen.match.forfeit
+        assert forfeit.winner == 0
+        assert forfeit.reason.startswith("O forfeits: Failing (1s) raised ZeroDivisionError")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        assert screen.match.moves == [3]  # the game is kept as it was
+        await pilot.press("o")  # another player for O
+        await wait_until(pilot, lambda: isinstance(app.screen, OpponentScreen))
+        await pilot.press("enter")  # the default opponent
+        await wait_until(pilot, lambda: len(screen.match.moves) == 2)
+        await settled(pilot, app)
+        assert screen.match.forfeit is None and screen.match.moves[0] == 3
+        assert "forfeits" not in status_text(app)

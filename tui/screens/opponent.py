@@ -1,0 +1,81 @@
+"""Another player for one side, the game going on from where it is: after an agent
+forfeits (a plugin that raised, hung or chose an illegal move), the user picks who
+plays its side now."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+
+from plyground.core import PlygroundError
+from plyground.core.agents import DEFAULT_OPPONENT
+from plyground.core.match import parse_side
+
+from .setup import SideRow, player_choices, spec_for
+
+
+class OpponentScreen(ModalScreen[str | None]):
+    """Dismisses with the new side's spec, or None (keep the game as it ended)."""
+
+    DEFAULT_CSS = """
+    OpponentScreen { align: center middle; }
+    OpponentScreen > Vertical {
+        width: 90; height: auto; padding: 1 2;
+        border: thick $accent; background: $surface;
+    }
+    OpponentScreen #opponent-title { text-style: bold; margin-bottom: 1; }
+    OpponentScreen #opponent-error { color: $error; height: auto; }
+    OpponentScreen Horizontal#opponent-buttons { height: auto; margin-top: 1; }
+    OpponentScreen Button { margin-right: 2; }
+    """
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel")]
+
+    def __init__(self, game, side: int) -> None:
+        super().__init__()
+        self.game, self.side = game, side
+
+    def compose(self) -> ComposeResult:
+        label = self.game.side_labels[self.side]
+        with Vertical():
+            yield Static(f"Who plays {label} from here on?", id="opponent-title")
+            yield SideRow(self.side, DEFAULT_OPPONENT, "", [])
+            yield Static(id="opponent-error")
+            with Horizontal(id="opponent-buttons"):
+                yield Button("Continue the game", id="continue", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        row = self.query_one(SideRow)
+        row.query_one(Label).update(self.game.side_labels[self.side])
+        row.offer(player_choices(self.game))
+        self.query_one("#continue", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.query_one(SideRow).describe(event.value)
+
+    def on_input_submitted(self, event) -> None:
+        self.choose()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "continue":
+            self.choose()
+        else:
+            self.dismiss(None)
+
+    def choose(self) -> None:
+        row = self.query_one(SideRow)
+        spec = spec_for(row.kind, row.value)
+        try:
+            agent = parse_side(spec)
+            if agent is not None and not type(agent).plays(self.game):
+                raise PlygroundError(f"{agent.title} cannot play {self.game.title}")
+        except PlygroundError as problem:
+            self.query_one("#opponent-error", Static).update(Text(str(problem)))
+            return
+        self.dismiss(spec)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
