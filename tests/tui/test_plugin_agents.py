@@ -72,3 +72,44 @@ async def test_a_failing_bot_forfeits_and_the_game_goes_on_with_another_player(t
         await settled(pilot, app)
         assert screen.match.forfeit is None and screen.match.moves[0] == 3
         assert "forfeits" not in status_text(app)
+
+
+async def test_the_setup_screens_other_agent_takes_a_plugin_spec(tmp_path):
+    from textual.widgets import Input, Select
+
+    from plyground.tui.screens.setup import OTHER, SetupScreen
+
+    spec = f"{bot_file(tmp_path, 'talker', TALKING_BOT)}:Talker"
+    app = make_app(game_id=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        row = app.screen.rows()[1]
+        row.query_one(Select).value = OTHER
+        await pilot.pause()
+        box = row.query_one(Input)
+        assert not box.disabled and box.value == ""
+        box.value = f"{tmp_path}/missing.py:Talker"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)  # a bad plugin keeps you here
+        assert "there is no file" in str(app.screen.query_one("#setup-error").content)
+        box.value = spec
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.game_screen is not None)
+        assert app.game_screen.match.sides[1] == spec
+        await pilot.press("4", "enter")
+        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
+        await settled(pilot, app)
+        await pilot.press("escape")  # back to the setup: the plugin is still chosen
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        row = app.screen.rows()[1]
+        assert row.kind == OTHER and row.query_one(Input).value == spec
+
+
+def test_a_plugin_from_the_command_line_gets_its_own_menu_entry(tmp_path):
+    from plyground.tui.screens.setup import row_from_spec, spec_for
+
+    spec = f"{bot_file(tmp_path, 'talker', TALKING_BOT)}:Talker"
+    assert row_from_spec(spec) == (spec, "", [("Talker", spec)])
+    assert row_from_spec(f"{spec}:time=0.5") == (spec, "0.5", [("Talker", spec)])
+    assert spec_for(spec, "0.5") == f"{spec}:time=0.5"
