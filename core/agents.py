@@ -389,6 +389,7 @@ for _cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
 from .perfect_agent import PerfectAgent  # noqa: E402
 from .games.connect4_ga_agent import GaAgent  # noqa: E402
 from .bot import Bot, bot_agent_class  # noqa: E402
+from .engine_protocol import EngineAgent  # noqa: E402
 
 
 def unknown_setting_message(kind: str, name: str, known) -> str:

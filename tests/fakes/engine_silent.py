@@ -1,0 +1,6 @@
+"""Never answers `go`, not even `stop`: it sleeps."""
+import time
+
+from fakelib import serve
+
+serve(lambda go: time.sleep(60))
