@@ -1,12 +1,19 @@
 """The agent catalogue: specs in and out, errors for bad names and settings."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from plyground.core import (AGENT_KINDS, BadSetting, IllegalMove, UnknownName, get_game,
                              make_agent, parse_agent)
 
 GAME = get_game("connect4")
+ROOT = Path(__file__).resolve().parents[2]
+# the settings an agent kind cannot do without (an engine needs its command)
+NEEDED = {"engine": {"cmd": f"{sys.executable} {ROOT / 'examples' / 'reference_engine.py'}",
+                     "time": 0.05}}
 
 
 @pytest.mark.parametrize(
@@ -27,7 +34,7 @@ def test_specs_parse_to_agents_with_those_settings(text, kind, settings):
 
 @pytest.mark.parametrize("kind", list(AGENT_KINDS))
 def test_every_agent_round_trips_through_its_spec(kind):
-    agent = make_agent(kind)
+    agent = make_agent(kind, **NEEDED.get(kind, {}))
     assert parse_agent(agent.spec).settings == agent.settings
     assert parse_agent("mcts:iterations=300,seed=4").spec == "mcts:iterations=300,seed=4"
 
@@ -82,5 +89,5 @@ def test_every_agent_reports_its_decision_to_the_observer(kind):
     settings = {"iterations": 50} if kind == "mcts" else {"depth": 2} \
         if kind in ("minimax", "alphabeta", "seed") else {}
     game = GAME if AGENT_KINDS[kind].plays(GAME) else get_game("boom")  # the seed engine
-    done = make_agent(kind, **settings).decide(game.parse_position("4453"), observer=recorder)
+    done = make_agent(kind, **settings, **NEEDED.get(kind, {})).decide(game.parse_position("4453"), observer=recorder)
     assert recorder.events[-1] == done and isinstance(done, SearchDone)
