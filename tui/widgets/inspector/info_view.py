@@ -50,10 +50,9 @@ class InfoView(VerticalScroll):
             return
         self.reports = (self.reports + reports)[-SHOWN:]
         table = Table(box=None, padding=(0, 1), expand=True)
-        for title, justify in (("depth", "right"), ("score", "right"),
-                               ("nodes", "right"), ("principal variation", "left")):
-            table.add_column(title, justify=justify, no_wrap=title != "principal "
-                             "variation")
+        for title, width in (("depth", 5), ("score", 8), ("nodes", 12)):
+            table.add_column(title, justify="right", width=width, no_wrap=True)
+        table.add_column("principal variation", ratio=1)
         for info in self.reports:
             line = " ".join(self.game.format_move(move) for move in info.pv)
             table.add_row("" if info.depth is None else str(info.depth),
