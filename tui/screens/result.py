@@ -21,9 +21,10 @@ class ResultScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
     ResultScreen > Vertical {
-        width: 76; height: auto; padding: 1 2;
+        width: 66; height: auto; padding: 1 2;
         border: thick $accent; background: $surface;
     }
+    ResultScreen.-replace > Vertical { width: 80; }
     ResultScreen #result-title { width: 1fr; content-align: center middle; text-style: bold; }
     ResultScreen #result-reason { width: 1fr; content-align: center middle; margin-bottom: 1; }
     ResultScreen Horizontal { height: auto; align: center middle; }
@@ -55,6 +56,7 @@ class ResultScreen(ModalScreen[str | None]):
                 yield Button("Close", id="close")
 
     def on_mount(self) -> None:
+        self.set_class(self.replace, "-replace")
         self.query_one("#replace" if self.replace else "#again", Button).focus()
 
     def check_action(self, action: str, parameters) -> bool | None:
