@@ -33,6 +33,7 @@ class Bot:
 
     name: str = ""  # the menus' title (the class name if empty)
     settings: dict[str, Any] = {}
+    games: tuple[str, ...] | None = None  # the ids of the games it plays (None: all)
     random: Any  # a random.Random seeded from the game's seed and the position
 
     def decide(self, state: State, budget: Budget) -> Move:
@@ -67,7 +68,7 @@ def bot_agent_class(bot_class: type[Bot], kind: str) -> type[Agent]:
         "description": doc[0] if doc else f"a Python bot from {kind}",
         "settings_spec": (Setting("time", float, 1.0, "seconds per move", 0.001),
                           *own, SEED),
-        "bot_class": bot_class, "__module__": __name__,
+        "bot_class": bot_class, "games": bot_class.games, "__module__": __name__,
     })
 
 

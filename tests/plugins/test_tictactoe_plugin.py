@@ -95,6 +95,17 @@ def test_agents_made_for_other_games_are_not_offered(game):
         parse_agent("perfect").decide(game.start())
 
 
+def test_its_own_bot_comes_through_the_agents_entry_point_and_plays_only_it(game):
+    points = {p.name: p.value for p in entry_points(group="plyground.agents")}
+    assert points.get("ttt-perfect") == "plyground_tictactoe.bots:PerfectTicTacToe", INSTALL
+    bot = agent_kinds()["ttt-perfect"]
+    assert bot.plays(game) and not bot.plays(get_game("connect4"))
+    assert ("Perfect tic-tac-toe", "ttt-perfect") in player_choices(game)
+    assert "ttt-perfect" not in {c for _, c in player_choices(get_game("connect4"))}
+    state = game.parse_position("a1 b2 a2")  # O must block at a3
+    assert game.format_move(parse_agent("ttt-perfect").choose(state)) == "a3"
+
+
 def test_alphabeta_proves_the_empty_board_a_draw_and_minimax_sees_the_whole_tree(game):
     alphabeta = parse_agent("alphabeta:depth=9").decide(game.start())
     assert alphabeta.value == 0 and alphabeta.depth == 9
