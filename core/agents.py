@@ -261,12 +261,16 @@ class MinimaxAgent(Agent):
         TIME,
     )
     main_setting = "depth"
+    # A subclass may define `evaluate(self, state) -> number`: its own heuristic at the
+    # leaves, the value of a running game for its side to move (as Game.evaluate).
+    evaluate = None
 
     def budget(self):
         return Budget(time=self.settings["time"], depth=self.settings["depth"])
 
     def search(self, state, budget, observer, control, exact_root):
-        return minimax_search(state.game, state, budget, observer, control)
+        return minimax_search(state.game, state, budget, observer, control,
+                              evaluate=self.evaluate)
 
 
 class AlphaBetaAgent(Agent):
@@ -280,6 +284,10 @@ class AlphaBetaAgent(Agent):
     )
     main_setting = "time"
     DEFAULT_TIME = 1.0
+    # A subclass may define `evaluate(self, state) -> number`: its own heuristic at the
+    # leaves, the value of a running game for its side to move (as Game.evaluate). It
+    # then searches in Python: the game's compiled kernels know only the game's own.
+    evaluate = None
 
     def budget(self):
         time, depth, nodes = (self.settings[k] for k in ("time", "depth", "nodes"))
@@ -297,8 +305,10 @@ class AlphaBetaAgent(Agent):
     def search(self, state, budget, observer, control, exact_root):
         from .fast import tree_backend
 
+        backend = tree_backend(state.game) if self.evaluate is None else None
         return alphabeta_search(state.game, state, budget, observer, control,
-                                backend=tree_backend(state.game), exact_root=exact_root)
+                                backend=backend, exact_root=exact_root,
+                                evaluate=self.evaluate)
 
 
 class SeedAgent(Agent):
@@ -332,6 +342,10 @@ class MctsAgent(Agent):
     )
     main_setting = "iterations"
     shows = "visits"
+    # A subclass may define `playout(self, state, rng) -> move`: its own choice of each
+    # move of a playout, in place of a uniformly random one (`rng.below(n)` draws a
+    # whole number 0..n-1, `rng.random()` a fraction). It then searches in Python.
+    playout = None
 
     def budget(self):
         if self.settings["time"] is not None:
@@ -349,7 +363,8 @@ class MctsAgent(Agent):
 
         seed = derive_seed(self.settings["seed"], state.key())
         return mcts_search(state.game, state, budget, seed, self.settings["c"], observer,
-                           control, fast_tree=mcts_tree_factory(state.game))
+                           control, fast_tree=mcts_tree_factory(state.game),
+                           playout=self.playout)
 
 
 AGENT_KINDS: dict[str, type[Agent]] = {}

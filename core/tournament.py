@@ -1,34 +1,40 @@
 """Agent against agent: one game, a match of many games, a round-robin tournament of
 many matches, all played in parallel; their tallies.
 
-`turns` / `play_game` play one game; the CLI's `demo` watches it move by move. A match
-plays the same two agents (its *players*, 0 and 1) over numbered games with colours
-alternating: player 0 moves first in odd games, second in even ones. A tournament plays
-a match between every pair of its agents, each with a seed derived from the tournament
-seed and the pair's index (so `plyground match` with that seed replays the pair's
-games); `run_games` plays the games of any number of matches on one process pool.
-Nothing here prints; callers show progress and results.
+`turns` / `play_game` play one game; the CLI's `demo` watches it move by move. An
+agent that breaks the rules of play (AgentFault: it raised, chose an illegal move, ran
+far past its time, or its process died or hung) forfeits: the game ends there and the
+other side wins, the reason kept with the result. A match plays the same two agents
+(its *players*, 0 and 1) over numbered games with colours alternating: player 0 moves
+first in odd games, second in even ones. A tournament plays a match between every pair
+of its agents, each with a seed derived from the tournament seed and the pair's index
+(so `plyground match` with that seed replays the pair's games); `run_games` plays the
+games of any number of matches on one process pool. Nothing here prints; callers show
+progress and results.
 
 Match games run in worker processes started with "spawn" (never fork a process that
 may have threads), so what a worker runs lives at module level here, and what crosses
-to it is picklable: the game's spec, the agents, numbers. Spawn re-imports the parent's
-main module in each worker: a script that runs a match keeps its own top level under
-`if __name__ == "__main__":` (plyground's entry points do).
+to it is picklable: the game's spec, the agents, numbers. An agent from outside
+plyground decides in a child process of its own (core/isolation.py): a plugin that
+crashes or hangs loses its games and never takes a worker down. Spawn re-imports the
+parent's main module in each worker: a script that runs a match keeps its own top
+level under `if __name__ == "__main__":` (plyground's entry points do).
 """
 from __future__ import annotations
 
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Iterator, Sequence
 
-from .agents import Agent
+from .agents import Agent, AgentFault
 from .match import seeded
 from .fast import warm_up
-from .game import Game, Move, State, parse_game
+from .game import Game, Move, Outcome, State, parse_game
+from .isolation import Isolation
 from .rng import derive_seed
 from .search.control import SearchControl, SearchStopped, StopFlag
 from .search.events import SearchDone
@@ -39,7 +45,8 @@ def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
     """The game from `start`, `agents[side]` playing each side: per move, the position,
     the decision made in it and the position after, until the game ends.
 
-    Setting `stop` cuts the search under way short and ends the game with
+    An agent's AgentFault ends the game with that exception (its side forfeits: see
+    `forfeit`). Setting `stop` cuts the search under way short and ends the game with
     SearchStopped: a stopped search's move is not the agent's real decision."""
     state = start
     while state.outcome() is None:
@@ -52,24 +59,50 @@ def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
         state = after
 
 
+def forfeit(state: State, fault: AgentFault) -> Outcome:
+    """How the game ends when the agent to move in `state` broke the rules of play:
+    the other side wins, e.g. `X forfeits: Bot (1s) raised ZeroDivisionError: ...`."""
+    side = state.to_move
+    return Outcome(1 - side, f"{state.game.side_labels[side]} forfeits: {fault}")
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game played out: its final position, the moves that led there, and how it
+    ended: the rules' outcome, or the forfeit of the side to move in `final`, whose
+    agent's fault `fault` is (None when no one forfeited)."""
+
+    final: State
+    moves: list[Move]
+    outcome: Outcome
+    fault: str | None = None
+
+
 def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
-              ) -> tuple[State, list[Move]]:
-    """The game played out: its final position and the moves that led there."""
+              ) -> PlayedGame:
+    """The game from `start`, played out to its end or a forfeit."""
     state, moves = start, []
-    for _, done, state in turns(start, agents, stop):
-        moves.append(done.best_move)
-    return state, moves
+    try:
+        for _, done, state in turns(start, agents, stop):
+            moves.append(done.best_move)
+    except AgentFault as fault:
+        return PlayedGame(state, moves, forfeit(state, fault), str(fault))
+    return PlayedGame(state, moves, state.outcome())
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One match game; `first` and `winner` are players (0, 1), not colours."""
+    """One match game; `first` and `winner` are players (0, 1), not colours. `reason`
+    is how it ended (`X connects four`, `X forfeits: ...`); `fault`, the forfeiting
+    player's fault (the loser's), is None unless a player forfeited."""
 
     number: int  # 1, 2, ...
     first: int  # the player who moved first
     winner: int | None  # None for a draw
+    reason: str
     record: str  # the moves, as the game's format_record writes them
     plies: int
+    fault: str | None = None
 
 
 @dataclass
@@ -123,32 +156,46 @@ def game_agent(agent: Agent, seed: int, number: int, side: int) -> Agent:
 
 
 _worker_stop: StopFlag | None = None  # in a match worker, the parent's stop flag
+# in a match worker, the child processes of the external agents, kept between games
+_worker_isolation: Isolation | None = None
 
 
 def start_worker(game_id: str, stop_buffer) -> None:
     """Runs once in each worker, before its first game."""
-    global _worker_stop
+    global _worker_stop, _worker_isolation
     # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
     # the workers through the flag, so none of them dies with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_stop = StopFlag(stop_buffer)
+    _worker_isolation = Isolation()
     warm_up(game_id)  # else compiling kernels eats into a timed move
 
 
 def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
                seed: int) -> GameResult:
     """Game `number` of a match between `players`, from the game's start. Each worker
-    runs this; so may anyone else, to replay one game of a match."""
+    runs this; so may anyone else, to replay one game of a match.
+
+    An external agent decides in a process named after its player's spec (one each
+    when both players have the same), which a worker keeps from game to game; outside
+    a worker, it ends with the game."""
     game = parse_game(game_spec)
     first = (number - 1) % 2
-    agents = [game_agent(players[side ^ first], seed, number, side) for side in (0, 1)]
-    for agent in agents:
-        agent.prepare()
+    names = [player.spec for player in players]
+    if names[0] == names[1]:
+        names = [f"{name} (player {index})" for index, name in enumerate(names)]
     start = game.start()
-    final, moves = play_game(start, agents, _worker_stop)
-    winner = final.outcome().winner
+    kept = _worker_isolation
+    with nullcontext(kept) if kept else Isolation() as isolation:
+        agents = [isolation.isolate(game_agent(players[side ^ first], seed, number, side),
+                                    names[side ^ first], game.spec) for side in (0, 1)]
+        for agent in agents:
+            agent.prepare()
+        played = play_game(start, agents, _worker_stop)
+    winner = played.outcome.winner
     return GameResult(number, first, None if winner is None else winner ^ first,
-                      game.format_record(start, moves), len(moves))
+                      played.outcome.reason, game.format_record(start, played.moves),
+                      len(played.moves), played.fault)
 
 
 Players = tuple[Agent, Agent]

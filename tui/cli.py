@@ -18,9 +18,10 @@ import os
 import secrets
 import shlex
 import sys
+from collections import Counter
 from contextlib import closing
 from dataclasses import asdict
-from typing import Annotated, Any, Iterator, Optional, TypeVar
+from typing import Annotated, Any, Iterable, Iterator, Optional, TypeVar
 
 import typer
 from rich.box import SIMPLE
@@ -33,14 +34,17 @@ from typer.core import TyperGroup
 
 from plyground.core import (Agent, Game, PlygroundError, State, game_entries, parse_agent,
                             parse_game)
+from plyground.core.agents import AgentFault
 from plyground.core.fast import warm_up
 from plyground.core.game import GameEntry
+from plyground.core.isolation import Isolation
 from plyground.core.match import seeded
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
-from plyground.core.tournament import (GameResult, cross_table, pair_seed, round_robin,
-                                       run_match, run_tournament, scores, tally, turns)
+from plyground.core.tournament import (GameResult, cross_table, forfeit, pair_seed,
+                                       round_robin, run_match, run_tournament, scores,
+                                       tally, turns)
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
 from .cli_solve import solve_command
@@ -206,32 +210,43 @@ def demo(
     """Watch two agents play each other.
 
     The board is drawn after every move; the last two lines are the result and the
-    game's moves.
+    game's moves. An agent from outside plyground decides in a process of its own;
+    if it fails (raises, plays an illegal move, overruns its time, dies), its side
+    forfeits: a line says why, before the result.
     """
     game = parse_game(game_spec)
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
     start = state = starting_state(game, position)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
-    for agent in agents:
-        agent.prepare()
     console = Console(highlight=False)
     if not quiet:
         console.print(Text(f"{game.title}: " + ", ".join(
             f"{label} = {agent.label}" for label, agent in zip(game.side_labels, agents))))
         console.print(render_board(state))
     played: list = []
-    try:
-        for before, done, state in turns(start, agents):
-            played.append(done.best_move)
+    with Isolation() as isolation:
+        agents = [isolation.isolate(agent, game.side_labels[side], game.spec)
+                  for side, agent in enumerate(agents)]
+        for agent in agents:
+            agent.prepare()
+        try:
+            for before, done, state in turns(start, agents):
+                played.append(done.best_move)
+                if not quiet:
+                    console.print()
+                    console.print(move_line(game, before, agents[before.to_move], done))
+                    console.print(render_board(state))
+            outcome = state.outcome()
+        except AgentFault as fault:
+            outcome = forfeit(state, fault)
             if not quiet:
                 console.print()
-                console.print(move_line(game, before, agents[before.to_move], done))
-                console.print(render_board(state))
-    except KeyboardInterrupt:
-        print("interrupted; the game so far: "
-              f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)
-        raise typer.Exit(INTERRUPTED) from None
-    typer.echo(game.describe_outcome(state.outcome()))
+            console.print(Text.assemble((f"{state.ply + 1}. ", "bold"), outcome.reason))
+        except KeyboardInterrupt:
+            print("interrupted; the game so far: "
+                  f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
+    typer.echo(game.describe_outcome(outcome))
     typer.echo(game.format_record(start, played))
 
 
@@ -285,10 +300,29 @@ def exit_if_interrupted(interrupted: bool, played: int, total: int) -> None:
         raise typer.Exit(INTERRUPTED)
 
 
+def forfeits(specs: list[str], lost: Iterable[tuple[int, str]]) -> list[dict]:
+    """The games agents forfeited, given as (the loser's index, its fault): for each
+    agent, in the order given, each fault with how many games it cost, the commonest
+    first."""
+    counts = sorted(Counter(lost).items(), key=lambda item: (item[0][0], -item[1]))
+    return [{"agent": specs[loser], "fault": fault, "games": games}
+            for (loser, fault), games in counts]
+
+
+def print_forfeits(report: dict) -> None:
+    if report["forfeits"]:
+        typer.echo("forfeits (games lost by failing to play):")
+    for entry in report["forfeits"]:
+        games = entry["games"]
+        typer.echo(f"  {entry['agent']}, {games} game{'' if games == 1 else 's'}: "
+                   f"{entry['fault']}")
+
+
 def match_report(game: Game, specs: tuple[str, str], seed: int, command: str,
                  results: list[GameResult]) -> dict:
     """Everything `match` says, as plain data: `--json` prints it, the text view
-    renders it. A game's `first` and `winner` are 0 (the --first agent) or 1."""
+    renders it. A game's `first` and `winner` are 0 (the --first agent) or 1; its
+    `reason` says how it ended; `fault` is the forfeiting agent's (the loser's)."""
     return {
         "game": game.spec,
         "agents": list(specs),
@@ -297,6 +331,8 @@ def match_report(game: Game, specs: tuple[str, str], seed: int, command: str,
         "results": [asdict(result) for result in results],
         "totals": [{"agent": spec, **asdict(total), "points": total.points,
                     "score": total.score} for spec, total in zip(specs, tally(results))],
+        "forfeits": forfeits(list(specs), [(1 - result.winner, result.fault)
+                                           for result in results if result.fault]),
     }
 
 
@@ -317,6 +353,7 @@ def print_match(game: Game, report: dict) -> None:
                       str(total["losses"]), percent(total["score"]),
                       str(total["wins_first"]), str(total["wins_second"]))
     console.print(table)
+    print_forfeits(report)
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
 
@@ -365,8 +402,10 @@ def tournament_report(game: Game, specs: list[str], games: int, seed: int, comma
     """Everything `tournament` says, as plain data: `--json` prints it, the text view
     renders it. Agents are numbered from 0 in the order given. Each pair's games are
     a match: their `first` and `winner` are 0 (the pair's first agent) or 1.
-    `cross_table[a][b]` is agent a's tally against b; `ratings` go best first."""
+    `cross_table[a][b]` is agent a's tally against b; `ratings` go best first;
+    `forfeits`, each agent's faults and the games each cost it."""
     players = len(specs)
+    pairs = round_robin(players)
     table = cross_table(players, results)
     standings = []
     for agent, (rating, row) in enumerate(zip(elo_ratings(players, scores(players, results)),
@@ -386,11 +425,13 @@ def tournament_report(game: Game, specs: list[str], games: int, seed: int, comma
         "pairs": [{"agents": list(pair), "seed": pair_seed(seed, index),
                    "results": [asdict(result) for played, result in results
                                if played == index]}
-                  for index, pair in enumerate(round_robin(players))],
+                  for index, pair in enumerate(pairs)],
         "cross_table": [[None if cell is None else asdict(cell) for cell in row]
                         for row in table],
         "ratings": [{"rank": rank, **standing}
                     for rank, standing in enumerate(standings, 1)],
+        "forfeits": forfeits(specs, [(pairs[pair][1 - result.winner], result.fault)
+                                     for pair, result in results if result.fault]),
     }
 
 
@@ -425,6 +466,7 @@ def print_tournament(game: Game, report: dict) -> None:
                         f"{standing['error']:.0f}", str(standing["games"]),
                         f"{standing['points']:g}", percent(standing["score"]))
     console.print(ratings)
+    print_forfeits(report)
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
 

@@ -58,11 +58,15 @@ class Node:
 
 
 class PythonTree:
+    """The reference tree. `playout(state, rng)`, if given, picks each playout move in
+    place of the uniformly random one (an agent's own playout policy)."""
+
     def __init__(self, state: State, seed: int, exploration: float = DEFAULT_EXPLORATION,
-                 observer: Any = None) -> None:
+                 observer: Any = None, playout: Any = None) -> None:
         self.state = state
         self.rng = SplitMix64(seed)
         self.exploration = exploration
+        self.playout = playout
         self.root = Node(None, None, 1 - state.to_move, list(state.moves()))
         self.iterations = 0
         self.trace = observer if observer is not None and observer.trace else None
@@ -99,8 +103,11 @@ class PythonTree:
                 self.trace(MctsExpanded(index, path))
         played = []
         while (outcome := state.outcome()) is None:
-            moves = state.moves()
-            move = moves[self.rng.below(len(moves))]
+            if self.playout is not None:
+                move = self.playout(state, self.rng)
+            else:
+                moves = state.moves()
+                move = moves[self.rng.below(len(moves))]
             played.append(move)
             state = state.play(move)
         winner = outcome.winner
@@ -139,18 +146,20 @@ def root_stats(tree: MctsTree, exploration: float) -> tuple[MoveStat, ...]:
 
 def mcts_search(game: Game, state: State, budget: Budget, seed: int,
                 exploration: float = DEFAULT_EXPLORATION, observer: Any = None,
-                control: SearchControl | None = None, fast_tree=None) -> SearchDone:
+                control: SearchControl | None = None, fast_tree=None,
+                playout: Any = None) -> SearchDone:
     """Run iterations until the budget (iterations and/or time) or a cancel stops it.
 
     `fast_tree(state, seed, exploration)` builds a kernel-backed tree; it is not used
-    when the observer wants a trace.
+    when the observer wants a trace, nor with an own `playout` policy (see PythonTree),
+    which the kernel does not know.
     """
     control = control or SearchControl(budget)
     tracing = observer is not None and observer.trace
-    if fast_tree is not None and not tracing:
+    if fast_tree is not None and not tracing and playout is None:
         tree = fast_tree(state, seed, exploration)
     else:
-        tree = PythonTree(state, seed, exploration, observer)
+        tree = PythonTree(state, seed, exploration, observer, playout)
     if budget.iterations is None and budget.time is None:
         raise ValueError("MCTS needs an iteration or a time budget")
     limit = min(budget.iterations or MAX_ITERATIONS, MAX_ITERATIONS)

@@ -43,12 +43,13 @@ class Minimax(TreeSearch):
 
 def minimax_search(game: Game, state: State, budget: Budget, observer: Any = None,
                    control: SearchControl | None = None,
-                   rng: SplitMix64 | None = None) -> SearchDone:
+                   rng: SplitMix64 | None = None, evaluate: Any = None) -> SearchDone:
     """Search to `budget.depth`; with `rng`, equally good root moves are chosen at
-    random (greedy play), else the first in the game's order wins the tie."""
+    random (greedy play), else the first in the game's order wins the tie.
+    `evaluate` replaces the game's heuristic at the leaves."""
     control = control or SearchControl(budget)
     depth = budget.depth or DEFAULT_DEPTH
-    search = Minimax(game, control, observer)
+    search = Minimax(game, control, observer, evaluate)
     search.iteration_depth = depth
     try:
         value, pv = search.line(state, depth)

@@ -97,9 +97,9 @@ def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
 
     def two_games(game, players, games, seed, jobs):
         try:
-            yield GameResult(2, 1, 1, "1212121", 7)
-            yield GameResult(1, 0, None, "4", 1)
-            yield GameResult(3, 0, 0, "4", 1)
+            yield GameResult(2, 1, 1, "X connects four", "1212121", 7)
+            yield GameResult(1, 0, None, "the board is full", "4", 1)
+            yield GameResult(3, 0, 0, "X connects four", "4", 1)
         finally:
             closed.append(True)
 

@@ -112,8 +112,8 @@ def test_ctrl_c_stops_the_tournament_and_reports_the_games_finished(monkeypatch)
 
     def two_games(game, players, games, seed, jobs):
         try:
-            yield 2, GameResult(1, 0, 0, "4", 1)
-            yield 0, GameResult(2, 1, None, "4", 1)
+            yield 2, GameResult(1, 0, 0, "X connects four", "4", 1)
+            yield 0, GameResult(2, 1, None, "the board is full", "4", 1)
             raise KeyboardInterrupt  # Ctrl-C while the pool plays the other games
         finally:
             closed.append(True)

@@ -32,11 +32,13 @@ def test_each_side_is_played_by_its_agent_until_the_game_ends():
     assert last is not None and last.outcome() is not None
 
 
-def test_play_game_gives_the_final_position_and_the_moves_from_the_start():
+def test_play_game_gives_the_final_position_the_moves_from_the_start_and_the_outcome():
     start = GAME.parse_position("4453")
-    final, moves = play_game(start, players("random:seed=1", "random:seed=2"))
-    assert final.outcome() is not None
-    assert GAME.play_moves(start, [GAME.format_move(move) for move in moves]) == final
+    played = play_game(start, players("random:seed=1", "random:seed=2"))
+    assert played.outcome == played.final.outcome() is not None
+    assert played.fault is None
+    moves = [GAME.format_move(move) for move in played.moves]
+    assert GAME.play_moves(start, moves) == played.final
 
 
 def test_a_set_stop_flag_ends_the_game_instead_of_playing_a_cut_short_move():
@@ -54,6 +56,7 @@ def test_colours_alternate_and_the_winner_is_a_player_not_a_colour():
         assert result.plies == final.ply == len(result.record)
         side = final.outcome().winner
         assert result.winner == (None if side is None else side ^ result.first)
+        assert result.reason == final.outcome().reason and result.fault is None
 
 
 def test_every_game_gets_its_own_seeds_unless_the_spec_gives_one():
@@ -70,8 +73,8 @@ def test_every_game_gets_its_own_seeds_unless_the_spec_gives_one():
 
 
 def test_tally_counts_wins_draws_losses_and_who_moved_first():
-    results = [GameResult(1, 0, 0, "", 0), GameResult(2, 1, 0, "", 0),
-               GameResult(3, 0, None, "", 0), GameResult(4, 1, 1, "", 0)]
+    results = [GameResult(1, 0, 0, "", "", 0), GameResult(2, 1, 0, "", "", 0),
+               GameResult(3, 0, None, "", "", 0), GameResult(4, 1, 1, "", "", 0)]
     first, second = tally(results)
     assert first == Tally(wins=2, draws=1, losses=1, wins_first=1, wins_second=1)
     assert second == Tally(wins=1, draws=1, losses=2, wins_first=1, wins_second=0)

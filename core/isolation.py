@@ -1,0 +1,250 @@
+"""Agents from outside plyground deciding in child processes of their own.
+
+A plugin may do anything: loop forever, call `os._exit`, crash the interpreter. Matches
+and tournaments run such an agent (`agent.external`) through `IsolatedAgent`, a proxy
+whose every decision is made in a spawned child: the proxy sends the position (the
+game's spec and the position's text) and the budget, and waits for the decision. A
+child that does not answer by its deadline is killed, one that dies is reaped, and
+either way the agent's side forfeits (AgentFault); the process that plays the game
+(a match worker, the CLI) goes on. Each player has a child of its own, which lives on
+from game to game (starting one costs a fraction of a second of imports, more with
+the game's kernels) until its `Isolation` is closed; a new one starts after a fault.
+
+Children are daemons: they end when the process that started them exits.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+from .agents import Agent, AgentFault, parse_agent
+from .bot import BotAgent
+from .game import State, parse_game
+from .search.control import Budget, SearchControl, SearchStopped, StopFlag
+from .search.events import SearchDone
+
+# How long an agent without a time budget may take over a decision, and any agent over
+# starting (imports, the game's kernels, its own preparation), before it forfeits.
+UNTIMED_DEADLINE = 120.0
+START_DEADLINE = 120.0
+POLL_INTERVAL = 0.05  # seconds between looks at the stop flag while a child decides
+
+
+def deadline(budget: Budget) -> float:
+    """Seconds a decision may take: the time budget with the grace every agent from
+    outside gets (see Agent.checked_search), else UNTIMED_DEADLINE."""
+    if budget.time is None:
+        return UNTIMED_DEADLINE
+    return budget.time * (1 + Agent.GRACE_SHARE) + Agent.GRACE_SECONDS
+
+
+# --- the child ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prepare:
+    """Load the agent and get it ready to play the game, before any clock starts."""
+
+    agent: str  # the agent's spec
+    game: str  # the game's spec
+
+
+@dataclass(frozen=True)
+class Decide:
+    agent: str
+    game: str
+    position: str  # in the game's notation
+    budget: Budget
+
+
+def serve(connection: Connection) -> None:
+    """The child's loop: answer each request with ("ok", result) or ("fault", why).
+
+    Preparing loads the game's kernels (as a match worker does), unless the agent is a
+    Bot: a Bot searches in its own code, and loading them would cost every bot's
+    process half a second."""
+    from .fast import warm_up
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    sys.stdout = sys.stderr  # a bot's prints must not mix with a report on stdout
+    spec, agent = None, None  # the player's agent in its current game
+
+    def loaded(wanted: str) -> Agent:
+        nonlocal spec, agent
+        if wanted != spec:
+            agent, spec = parse_agent(wanted), wanted
+        return agent
+
+    while True:
+        try:
+            request = connection.recv()
+        except EOFError:  # the parent closed the connection, or died
+            return
+        try:
+            if isinstance(request, Prepare):
+                player = loaded(request.agent)
+                if not isinstance(player, BotAgent):  # a Bot searches in its own code
+                    warm_up(parse_game(request.game).id)
+                player.prepare()
+                reply = ("ok", None)
+            else:
+                state = parse_game(request.game).parse_position(request.position)
+                reply = ("ok", loaded(request.agent).decide(state, request.budget))
+        except AgentFault as fault:
+            reply = ("fault", str(fault))
+        except Exception as error:  # loading or preparing it: still the agent's fault
+            reply = ("fault", f"{type(error).__name__}: {error}")
+        connection.send(reply)
+
+
+# --- the parent -----------------------------------------------------------------------
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "it stopped answering"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+class Child:
+    """One child process and the connection to it; started when first asked."""
+
+    def __init__(self) -> None:
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self.connection: Connection | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None
+
+    def start(self) -> None:
+        context = multiprocessing.get_context("spawn")  # never fork: see tournament.py
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=serve, args=(theirs,), daemon=True,
+                                       name="plyground-agent")
+        self.process.start()
+        theirs.close()
+
+    def ask(self, request: Prepare | Decide, seconds: float, label: str,
+            stop: StopFlag | None = None):
+        """The child's answer to `request`. AgentFault if the child answers with one,
+        takes more than `seconds` (it is killed) or dies; SearchStopped if `stop` is
+        set meanwhile (it is killed too)."""
+        if not self.running:
+            self.start()
+        try:
+            self.connection.send(request)
+            ends = time.monotonic() + seconds
+            while not self.connection.poll(POLL_INTERVAL):
+                if stop is not None and stop.is_set():
+                    self.kill()
+                    raise SearchStopped
+                if time.monotonic() >= ends:
+                    self.kill()
+                    raise AgentFault(f"{label} did not answer within {seconds:g} s")
+            kind, answer = self.connection.recv()
+        except (EOFError, OSError):  # the pipe broke: the child is gone
+            self.process.join(1)
+            code = self.process.exitcode
+            self.kill()
+            raise AgentFault(f"{label} died ({describe_exit(code)})") from None
+        if kind == "fault":
+            raise AgentFault(answer)
+        return answer
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+            self.connection.close()
+        self.process = self.connection = None
+
+    def close(self) -> None:
+        """Let the child end on its own (it sees the connection close), else kill it."""
+        if self.process is not None:
+            self.connection.close()
+            self.process.join(1)
+        self.kill()
+
+
+class IsolatedAgent(Agent):
+    """`agent` (one from outside) making its decisions in `child`, for `game`.
+
+    The child's agent checks its own decisions (Agent.checked_search); here, the
+    deadline and the child's death become AgentFaults in its name."""
+
+    def __init__(self, agent: Agent, child: Child, game: str) -> None:
+        super().__init__()
+        self.agent, self.child, self.game = agent, child, game
+        self.ready_in = None  # the child process it was prepared in
+        self.fault: AgentFault | None = None  # a failure to prepare, not yet reported
+
+    @property
+    def spec(self) -> str:
+        return self.agent.spec
+
+    @property
+    def label(self) -> str:
+        return self.agent.label
+
+    def budget(self) -> Budget:
+        return self.agent.budget()
+
+    def prepare(self) -> None:
+        """Start the child (unless it runs) and get the agent ready there. A failure
+        is kept for the agent's first decision, which it forfeits."""
+        try:
+            self.get_ready(None)
+        except AgentFault as fault:
+            self.fault = fault
+
+    def get_ready(self, stop: StopFlag | None) -> None:
+        if self.child.running and self.ready_in is self.child.process:
+            return
+        self.child.ask(Prepare(self.agent.spec, self.game), START_DEADLINE, self.label,
+                       stop)
+        self.ready_in = self.child.process
+
+    def search(self, state: State, budget: Budget, observer, control: SearchControl,
+               exact_root: bool) -> SearchDone:
+        if self.fault is not None:
+            raise self.fault
+        self.get_ready(control.stop)
+        request = Decide(self.agent.spec, self.game, state.game.format_position(state),
+                         budget)
+        return self.child.ask(request, deadline(budget), self.label, control.stop)
+
+
+class Isolation:
+    """The children the external agents of one process decide in: one for each name
+    (a player of a match, a side of a demo), kept between games until closed."""
+
+    def __init__(self) -> None:
+        self.children: dict[str, Child] = {}
+
+    def isolate(self, agent: Agent, name: str, game: str) -> Agent:
+        """`agent` itself if it is plyground's own, else its proxy in child `name`,
+        to play the game `game` (a spec)."""
+        if not agent.external:
+            return agent
+        return IsolatedAgent(agent, self.children.setdefault(name, Child()), game)
+
+    def close(self) -> None:
+        for child in self.children.values():
+            child.close()
+        self.children.clear()
+
+    def __enter__(self) -> "Isolation":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,9 @@
+"""A bot that returns a move no game has."""
+from plyground.core import bot
+
+
+class Bot(bot.Bot):
+    name = "Illegal"
+
+    def decide(self, state, budget):
+        return 99
