@@ -368,14 +368,18 @@ def match(
     jobs: Jobs = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
-        "for the --first agent, 1 for --second) and the totals")] = False,
+        "for the --first agent, 1 for --second; how it ended), the totals and the "
+        "forfeits")] = False,
 ) -> None:
     """Play two agents against each other over many games, colours alternating.
 
     Games run in parallel worker processes. An agent with a seed setting
     that its spec leaves out gets a new seed every game, derived from the match
     seed: the same command plays the same games, unless an agent has a time limit.
-    Ctrl-C stops the match and reports the games finished.
+    An agent from outside plyground (bot.py:Class, an engine) decides in a
+    process of its own; if it fails, it forfeits the game (a loss), and the
+    reasons are listed under the table. Ctrl-C stops the match and reports
+    the games finished.
     """
     game = parse_game(game_spec)
     # As typed: the canonical spec drops a setting given at its default value
@@ -480,8 +484,8 @@ def tournament(
              "--agents repeated")] = None,
     games: Annotated[int, typer.Option(min=1, help="how many games each pair plays")] = 10,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="print one JSON object: each pair's games, the cross table "
-        "and the ratings")] = False,
+        "--json", help="print one JSON object: each pair's games, the cross table, "
+        "the ratings and the forfeits")] = False,
     seed: Seed = None,
     jobs: Jobs = None,
 ) -> None:

@@ -18,6 +18,9 @@ TUTORIAL = (ROOT / "docs" / "tutorial.md").read_text()
 EXAMPLES = ROOT / "examples" / "bots"
 BOT_FILES = ("mybot.py", "my_alphabeta.py")
 FIRST_DEMO = "plyground demo connect4 --x mybot.py:MyBot --o greedy"
+# what the tutorial says of these games
+RESULTS = {FIRST_DEMO: "draw",
+           "plyground demo connect4 --x mybot.py:MyBot:depth=1 --o greedy --quiet": "O wins"}
 
 
 def blocks(language: str) -> list[str]:
@@ -60,7 +63,7 @@ def test_the_tutorials_bots_are_the_examples():
 
 def test_the_tutorial_runs_a_demo_and_a_tournament_with_its_bots():
     found = commands()
-    assert FIRST_DEMO in found
+    assert set(RESULTS) <= set(found)
     assert any(command.startswith("plyground tournament ") and "--games 2" in command
                for command in found)
     assert any("my_alphabeta.py:MyAlphaBeta" in command for command in found)
@@ -73,6 +76,7 @@ def test_each_command_of_the_tutorial_plays_its_games(folder, command):
     lines = result.stdout.splitlines()
     assert "forfeits" not in result.stdout
     if command.startswith("plyground demo "):
+        assert lines[-2] == RESULTS.get(command, lines[-2])
         assert lines[-2] in ("X wins", "O wins", "draw")
         assert re.fullmatch(r"[1-7]+", lines[-1])
     else:
