@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import IllegalMove, Move, PlygroundError, State, UnknownName
-from .plugins import PluginError, installed_entry_points, is_plugin_ref, load_object
+from .plugins import (PluginError, describe_error, installed_entry_points, is_plugin_ref,
+                      load_object)
 from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
 from .search.control import Budget, SearchControl
@@ -173,6 +174,14 @@ class Agent:
 
     # how far past its time budget an agent from outside may run before it forfeits
     GRACE_SECONDS, GRACE_SHARE = 1.0, 0.5
+    # and how much longer its process may take to say so itself (an engine's answer to
+    # `stop`, the pipe), before whoever waits for it stops it as hung
+    HANG_SECONDS = 2.0
+
+    @classmethod
+    def hang_limit(cls, time_budget: float) -> float:
+        """Seconds after which a decision with this time budget counts as hung."""
+        return time_budget * (1 + cls.GRACE_SHARE) + cls.GRACE_SECONDS + cls.HANG_SECONDS
 
     def checked_search(self, state: State, budget: Budget, observer: Any,
                        control: SearchControl, exact_root: bool) -> SearchDone:
@@ -186,8 +195,7 @@ class Agent:
         except Exception as error:
             if control.stop.is_set():
                 raise
-            raise AgentFault(f"{self.label} raised {type(error).__name__}: "
-                             f"{error}") from None
+            raise AgentFault(f"{self.label} raised {describe_error(error)}") from None
         took = time.perf_counter() - started
         if budget.time is not None and not control.stop.is_set() and \
                 took > budget.time * (1 + self.GRACE_SHARE) + self.GRACE_SECONDS:

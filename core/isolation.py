@@ -35,11 +35,13 @@ POLL_INTERVAL = 0.05  # seconds between looks at the stop flag while a child dec
 
 
 def deadline(budget: Budget) -> float:
-    """Seconds a decision may take: the time budget with the grace every agent from
-    outside gets (see Agent.checked_search), else UNTIMED_DEADLINE."""
+    """Seconds a decision may take before its process is stopped as hung: past the
+    grace every agent from outside gets (Agent.checked_search, an engine's `stop`),
+    so that the agent's own fault, with its reason, comes first; else
+    UNTIMED_DEADLINE."""
     if budget.time is None:
         return UNTIMED_DEADLINE
-    return budget.time * (1 + Agent.GRACE_SHARE) + Agent.GRACE_SECONDS
+    return Agent.hang_limit(budget.time)
 
 
 # --- the child ------------------------------------------------------------------------

@@ -28,6 +28,14 @@ def seeded(agent: Agent, seed: int | None, side: int) -> Agent:
     return agent if seed is None else agent.with_defaults(seed=derive_seed(seed, side))
 
 
+def forfeit_outcome(state: State, reason: object) -> Outcome:
+    """How the game ends when the agent to move in `state` broke the rules of play
+    (`reason`, an AgentFault or its text): the other side wins, e.g. `X forfeits: Bot
+    (1s) raised ZeroDivisionError: division by zero`."""
+    side = state.to_move
+    return Outcome(1 - side, f"{state.game.side_labels[side]} forfeits: {reason}")
+
+
 @dataclass
 class Match:
     game: Game
@@ -56,10 +64,9 @@ class Match:
     def outcome(self) -> Outcome | None:
         return self.forfeit or self.state.outcome()
 
-    def forfeits(self, side: int, reason: str) -> Outcome:
-        """`side`'s agent failed: the game ends there, the other side winning."""
-        self.forfeit = Outcome(1 - side, f"{self.game.side_labels[side]} forfeits: "
-                                         f"{reason}")
+    def forfeits(self, reason: str) -> Outcome:
+        """The agent to move failed: the game ends there, the other side winning."""
+        self.forfeit = forfeit_outcome(self.state, reason)
         return self.forfeit
 
     def replace_side(self, side: int, spec: str) -> None:

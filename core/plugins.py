@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 import traceback
 from importlib.metadata import EntryPoint, entry_points
@@ -34,9 +35,19 @@ def is_plugin_ref(text: str) -> bool:
         source.endswith(".py") or "/" in source or "\\" in source or "." in source)
 
 
-def _one_line(error: BaseException) -> str:
-    where = traceback.extract_tb(error.__traceback__)
-    place = f" (at {Path(where[-1].filename).name}:{where[-1].lineno})" if where else ""
+CORE = Path(__file__).resolve().parent
+OWN_CODE = (f"{CORE}{os.sep}", f"{CORE.parent / 'tui'}{os.sep}")  # plyground's own
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception from a plugin as one line, with where in the plugin's own code it
+    happened: `ZeroDivisionError: division by zero (at mybot.py:12)`."""
+    if isinstance(error, SyntaxError) and error.filename:
+        place = f" (at {Path(error.filename).name}:{error.lineno})"
+        return f"SyntaxError: {error.msg}{place}"
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not frame.filename.startswith(("<", *OWN_CODE))]
+    place = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
     return f"{type(error).__name__}: {error}{place}"
 
 
@@ -58,7 +69,7 @@ def load_object(ref: str) -> Any:
                 spec.loader.exec_module(module)
             except BaseException as error:
                 raise PluginError(f"{ref}: the file failed to import: "
-                                  f"{_one_line(error)}") from None
+                                  f"{describe_error(error)}") from None
             finally:
                 sys.path.remove(str(path.resolve().parent))
             sys.modules[module_name] = module
@@ -69,7 +80,7 @@ def load_object(ref: str) -> Any:
             raise PluginError(f"{ref}: no module named {error.name!r}") from None
         except BaseException as error:
             raise PluginError(f"{ref}: the module failed to import: "
-                              f"{_one_line(error)}") from None
+                              f"{describe_error(error)}") from None
     try:
         return getattr(module, name)
     except AttributeError:

@@ -31,7 +31,7 @@ from itertools import combinations
 from typing import Iterable, Iterator, Sequence
 
 from .agents import Agent, AgentFault
-from .match import seeded
+from .match import forfeit_outcome, seeded
 from .fast import warm_up
 from .game import Game, Move, Outcome, State, parse_game
 from .isolation import Isolation
@@ -46,7 +46,7 @@ def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
     the decision made in it and the position after, until the game ends.
 
     An agent's AgentFault ends the game with that exception (its side forfeits: see
-    `forfeit`). Setting `stop` cuts the search under way short and ends the game with
+    match.forfeit_outcome). Setting `stop` cuts the search under way short and ends the game with
     SearchStopped: a stopped search's move is not the agent's real decision."""
     state = start
     while state.outcome() is None:
@@ -57,13 +57,6 @@ def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
         after = state.play(done.best_move)
         yield state, done, after
         state = after
-
-
-def forfeit(state: State, fault: AgentFault) -> Outcome:
-    """How the game ends when the agent to move in `state` broke the rules of play:
-    the other side wins, e.g. `X forfeits: Bot (1s) raised ZeroDivisionError: ...`."""
-    side = state.to_move
-    return Outcome(1 - side, f"{state.game.side_labels[side]} forfeits: {fault}")
 
 
 @dataclass(frozen=True)
@@ -86,7 +79,7 @@ def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = Non
         for _, done, state in turns(start, agents, stop):
             moves.append(done.best_move)
     except AgentFault as fault:
-        return PlayedGame(state, moves, forfeit(state, fault), str(fault))
+        return PlayedGame(state, moves, forfeit_outcome(state, fault), str(fault))
     return PlayedGame(state, moves, state.outcome())
 
 

@@ -38,11 +38,11 @@ from plyground.core.agents import AgentFault
 from plyground.core.fast import warm_up
 from plyground.core.game import GameEntry
 from plyground.core.isolation import Isolation
-from plyground.core.match import seeded
+from plyground.core.match import forfeit_outcome, seeded
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
-from plyground.core.tournament import (GameResult, cross_table, forfeit, pair_seed,
+from plyground.core.tournament import (GameResult, cross_table, pair_seed,
                                        round_robin, run_match, run_tournament, scores,
                                        tally, turns)
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
@@ -238,10 +238,11 @@ def demo(
                     console.print(render_board(state))
             outcome = state.outcome()
         except AgentFault as fault:
-            outcome = forfeit(state, fault)
+            outcome = forfeit_outcome(state, fault)
             if not quiet:
                 console.print()
-            console.print(Text.assemble((f"{state.ply + 1}. ", "bold"), outcome.reason))
+            console.print(Text.assemble((f"{state.ply + 1}. ", "bold"), outcome.reason),
+                          soft_wrap=True)  # one line, for whoever reads the output
         except KeyboardInterrupt:
             print("interrupted; the game so far: "
                   f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)

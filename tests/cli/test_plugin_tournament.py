@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = "tests/plugins/bots"
 GOOD, CRASHES, DIES = (f"{BOTS}/{name}.py:Bot" for name in ("good", "crashes", "dies"))
 AGENTS = [GOOD, CRASHES, DIES, "alphabeta:time=0.05"]
-CRASH = "Crashes (1s) raised ZeroDivisionError: division by zero"
+CRASH = "Crashes (1s) raised ZeroDivisionError: division by zero (at crashes.py:9)"
 DEATH = "Dies (1s) died (exit code 3)"
 
 

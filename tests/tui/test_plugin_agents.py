@@ -113,3 +113,27 @@ def test_a_plugin_from_the_command_line_gets_its_own_menu_entry(tmp_path):
     assert row_from_spec(spec) == (spec, "", [("Talker", spec)])
     assert row_from_spec(f"{spec}:time=0.5") == (spec, "0.5", [("Talker", spec)])
     assert spec_for(spec, "0.5") == f"{spec}:time=0.5"
+
+
+HUNG_BOT = '''
+import time
+from plyground.core.bot import Bot
+
+class Hung(Bot):
+    def decide(self, state, budget):
+        time.sleep(60)  # never looks at the clock
+'''
+
+
+async def test_a_bot_that_never_answers_forfeits_and_its_process_is_stopped(tmp_path):
+    spec = f"{bot_file(tmp_path, 'hung', HUNG_BOT)}:Hung:time=0.1"
+    app = make_app("connect4", ("human", spec), clock="real")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("4", "enter")
+        screen = app.game_screen
+        await wait_until(pilot, lambda: screen.search is not None)
+        pid = app.engine.pid
+        await wait_until(pilot, lambda: screen.match.forfeit is not None, timeout=30)
+        assert "Hung (0.1s) did not answer within 3 s" in screen.match.forfeit.reason
+        assert app.engine.pid is None  # the hung process is gone, not left running
+        assert pid is not None

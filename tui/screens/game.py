@@ -41,7 +41,6 @@ from .result import ResultScreen
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
-HUNG_SECONDS = 2.0  # past an agent's own forfeit limit, for its process to answer
 
 
 class EngineUpdate(Message):
@@ -397,7 +396,7 @@ class GameScreen(Screen):
             self.play(update.result.best_move)
         elif isinstance(update, EngineForfeit):
             self.search = None
-            self.forfeit(search.side, update.message)
+            self.forfeit(update.message)
         elif isinstance(update, EngineFailed):
             self.search = None
             self.refresh_bindings()
@@ -410,11 +409,11 @@ class GameScreen(Screen):
                 self.inspector.leave_step()
             self.show_turn()
 
-    def forfeit(self, side: int, reason: str) -> None:
-        """`side`'s agent broke the rules of play: the game ends, kept as it is; `o`
-        picks another player for that side and goes on."""
+    def forfeit(self, reason: str) -> None:
+        """The agent to move broke the rules of play: the game ends, kept as it is;
+        `o` picks another player for that side and goes on."""
         self.cancel_timer()
-        outcome = self.match.forfeits(side, reason)
+        outcome = self.match.forfeits(reason)
         self.tell(outcome.reason, title="Forfeit", severity="error")
         self.inspector.failed(outcome.reason, what="")
         self.refresh_bindings()
@@ -424,18 +423,18 @@ class GameScreen(Screen):
         """An agent from outside that does not answer long after its time (a loop
         that never checks the clock) forfeits: its search process is stopped."""
         search = self.search
-        if search is None or search.purpose != "move" or not search.agent.external:
+        if search is None or search.purpose != "move" or not search.agent.external \
+                or self.app.engine.clock == "tick":  # (tests' clock: not real seconds)
             return
         time_budget = search.agent.budget().time
         if time_budget is None:
             return
-        limit = time_budget * (1 + search.agent.GRACE_SHARE) + \
-            search.agent.GRACE_SECONDS + HUNG_SECONDS
+        limit = search.agent.hang_limit(time_budget)
         if time.monotonic() - self.thinking_since > limit:
             self.search = None
             self.app.engine.close()  # the next search starts a new process
-            self.forfeit(search.side, f"{search.agent.label} did not answer within "
-                                      f"{limit:.0f} s ({time_budget:g} s a move)")
+            self.forfeit(f"{search.agent.label} did not answer within {limit:.0f} s "
+                         f"({time_budget:g} s a move)")
 
     def show_heat(self, events: list) -> None:
         """Where MCTS spends its playouts, on the board."""
