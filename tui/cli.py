@@ -100,10 +100,11 @@ Position = Annotated[Optional[str], typer.Option(
 # The first side's option is named after each game's first side (X, Red); so the second.
 PlayFirst = Annotated[Optional[str], typer.Option(
     "--x", "--red", "--first", metavar="SIDE",
-    help="the side that moves first: human or an agent")]
+    help="the side that moves first: human or an agent (kind:setting=value, "
+         "path/to/bot.py:Class, package.module:Class, engine:cmd=\"./bot\")")]
 PlaySecond = Annotated[Optional[str], typer.Option(
     "--o", "--blue", "--second", metavar="SIDE",
-    help="the side that moves second: human or an agent")]
+    help="the side that moves second: human or an agent (as --x)")]
 DemoFirst = Annotated[str, typer.Option(
     "--x", "--red", "--first", metavar="AGENT",
     help="the agent that moves first, e.g. greedy", show_default=False)]
