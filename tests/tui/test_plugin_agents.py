@@ -137,3 +137,22 @@ async def test_a_bot_that_never_answers_forfeits_and_its_process_is_stopped(tmp_
         assert "Hung (0.1s) did not answer within 3 s" in screen.match.forfeit.reason
         assert app.engine.pid is None  # the hung process is gone, not left running
         assert pid is not None
+
+
+async def test_an_engines_info_lines_show_live_in_the_inspector():
+    import sys
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parents[2] / "examples" / "reference_engine.py"
+    spec = f'engine:cmd="{sys.executable} {engine}",time=0.2'
+    app = make_app("connect4", ("human", spec))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("4", "enter")
+        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
+        await settled(pilot, app)
+        reports = app.game_screen.query_one(InfoView).reports
+        assert reports and [r.depth for r in reports] == list(range(1, len(reports) + 1))
+        last = reports[-1]
+        assert last.pv and last.nodes > 0 and last.score is not None
+        assert app.game_screen.inspector.border_title.startswith(
+            "Inspector — O: Reference (engine, 0.2s)")
