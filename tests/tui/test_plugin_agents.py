@@ -41,7 +41,7 @@ async def test_a_bots_reports_show_in_the_inspector(tmp_path):
     spec = f"{bot_file(tmp_path, 'talker', TALKING_BOT)}:Talker"
     app = make_app("connect4", ("human", spec))
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4", "enter")
+        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
         await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
         await settled(pilot, app)
         inspector = app.game_screen.inspector
@@ -57,7 +57,7 @@ async def test_a_failing_bot_forfeits_and_the_game_goes_on_with_another_player(t
     spec = f"{bot_file(tmp_path, 'failing', FAILING_BOT)}:Failing"
     app = make_app("connect4", ("human", spec))
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4", "enter")
+        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
         screen = app.game_screen
         await wait_until(pilot, lambda: screen.match.forfeit is not None)
         forfeit = screen.match.forfeit
@@ -97,7 +97,7 @@ async def test_the_setup_screens_other_agent_takes_a_plugin_spec(tmp_path):
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game_screen is not None)
         assert app.game_screen.match.sides[1] == spec
-        await pilot.press("4", "enter")
+        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
         await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
         await settled(pilot, app)
         await pilot.press("escape")  # back to the setup: the plugin is still chosen
@@ -129,7 +129,7 @@ async def test_a_bot_that_never_answers_forfeits_and_its_process_is_stopped(tmp_
     spec = f"{bot_file(tmp_path, 'hung', HUNG_BOT)}:Hung:time=0.1"
     app = make_app("connect4", ("human", spec), clock="real")
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4", "enter")
+        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
         screen = app.game_screen
         await wait_until(pilot, lambda: screen.search is not None)
         pid = app.engine.pid
@@ -147,7 +147,7 @@ async def test_an_engines_info_lines_show_live_in_the_inspector():
     spec = f'engine:cmd="{sys.executable} {engine}",time=0.2'
     app = make_app("connect4", ("human", spec))
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4", "enter")
+        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
         await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
         await settled(pilot, app)
         reports = app.game_screen.query_one(InfoView).reports
