@@ -23,7 +23,7 @@ class OpponentScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
     OpponentScreen { align: center middle; }
     OpponentScreen > Vertical {
-        width: 90; height: auto; padding: 1 2;
+        width: 90; max-width: 100%; height: auto; padding: 1 2;
         border: thick $accent; background: $surface;
     }
     OpponentScreen #opponent-title { text-style: bold; margin-bottom: 1; }

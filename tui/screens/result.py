@@ -24,7 +24,7 @@ class ResultScreen(ModalScreen[str | None]):
         width: 66; height: auto; padding: 1 2;
         border: thick $accent; background: $surface;
     }
-    ResultScreen.-replace > Vertical { width: 80; }
+    ResultScreen.-replace > Vertical { width: 80; max-width: 100%; }
     ResultScreen #result-title { width: 1fr; content-align: center middle; text-style: bold; }
     ResultScreen #result-reason { width: 1fr; content-align: center middle; margin-bottom: 1; }
     ResultScreen Horizontal { height: auto; align: center middle; }
