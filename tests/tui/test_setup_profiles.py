@@ -21,3 +21,47 @@ def test_each_saved_profile_is_an_opponent_in_connect4_only(tmp_path, monkeypatc
     assert agent.label == "Strategy (GA): mine"
     assert row_from_spec(spec) == (f"ga:profile={mine}", "", [])
     assert row_from_spec("ga")[:2] == (f"ga:profile={DEFAULT_PROFILE}", "")
+
+
+async def test_typed_settings_stay_when_the_game_changes_and_disabled_boxes_are_empty():
+    from textual.widgets import Input, Select
+
+    from plyground.tui.screens.setup import SetupScreen
+
+    from .helpers import make_app
+
+    app = make_app(game_id=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        first, second = screen.rows()
+        second.query_one(Select).value = "alphabeta"
+        await pilot.pause()
+        second.query_one(Input).value = "0.5"
+        first.query_one(Select).value = "random"
+        await pilot.pause()
+        for game in ("quarto", "cephalopod", "connect4"):
+            screen.query_one("#game", Select).value = game
+            await pilot.pause()
+            assert (second.kind, second.query_one(Input).value) == ("alphabeta", "0.5")
+            box = first.query_one(Input)
+            assert first.kind == "random" and box.disabled and box.value == ""
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.game_screen.match.sides == ("random", "alphabeta:time=0.5")
+
+
+async def test_a_game_from_the_command_line_comes_back_to_the_setup_with_its_settings():
+    from plyground.tui.screens.setup import SetupScreen
+
+    from .helpers import make_app, wait_until
+
+    app = make_app(sides=("human", "alphabeta:time=0.5"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.game_screen is not None)
+        assert app.game_screen.match.sides == ("human", "alphabeta:time=0.5")
+        assert app.game_screen.match.agents[1].label == "Alpha-Beta (0.5s)"

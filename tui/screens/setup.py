@@ -105,6 +105,8 @@ class SideRow(Horizontal):
         super().__init__(id=f"side-{side}")
         self.side = side
         self.initial = (kind, value)
+        self.described: str | None = None  # the player the setting box was fitted to
+        self.typed: dict[str, str] = {}  # what the box held for each player chosen
         self.extra = extra  # an agent from the command line that the menu does not list
         choices = agent_choices()
         self.choices = choices[:-1] + extra + choices[-1:]
@@ -117,7 +119,7 @@ class SideRow(Horizontal):
         yield Static(classes="setting-help", id=f"help-{self.side}")
 
     def on_mount(self) -> None:
-        self.describe(self.initial[0], keep_value=True)
+        self.describe(self.initial[0], keep_value=bool(self.initial[1]))
 
     @property
     def kind(self) -> str:
@@ -140,14 +142,20 @@ class SideRow(Horizontal):
         select.value = kind if kind in {k for _, k in choices} else DEFAULT_OPPONENT
 
     def describe(self, kind: str, keep_value: bool = False) -> None:
-        """Fit the setting box and its help to the chosen player."""
-        setting = main_setting(kind)
+        """Fit the setting box and its help to the chosen player. What the user typed
+        stays while the player does (the menu is offered anew when the game changes,
+        and announces its value again)."""
         box = self.query_one(Input)
+        if self.described is not None and not box.disabled:
+            self.typed[self.described] = box.value
+        keep_value = keep_value or kind == self.described
+        self.described = kind
+        setting = main_setting(kind)
         help_text = self.query_one(f"#help-{self.side}", Static)
         if kind == OTHER:
             box.disabled = False
             if not keep_value:
-                box.value = ""
+                box.value = self.typed.get(OTHER, "")
             box.placeholder = "bot.py:Class"
             help_text.update("any agent spec: a Python class as path/to/bot.py:Class or "
                              "package.module:Class, or engine:cmd=\"./mybot\"")
@@ -160,7 +168,8 @@ class SideRow(Horizontal):
                              else agent_of(kind).description)
             return
         if not keep_value:
-            box.value = "" if setting.default is None else str(setting.default)
+            box.value = self.typed.get(kind, "" if setting.default is None
+                                       else str(setting.default))
         agent = agent_of(kind)
         default = getattr(agent, "DEFAULT_TIME", None) if setting.default is None and \
             setting.name == "time" else setting.default
