@@ -221,6 +221,7 @@ class GameEntry:
     kernels: Kernels = Kernels()
     theme: dict[str, str] = field(default_factory=dict)  # the board's colour variables
     notation: str = ""  # how a position is written, e.g. "columns played, e.g. 4453"
+    rules: str = ""  # the rules in a few lines, for the app's help screen
     analysis: str | None = None  # (state, observer, control) -> every move's exact value
     analysis_agent: str = "alphabeta:time=2"  # the agent `analyze` uses by default
 

@@ -292,7 +292,14 @@ class Boom(MovesNotation, Game):
 GAME = Boom()
 register_game(
     "boom", "Desconecta-4 BOOM", lambda: GAME,
-    board="plyground.tui.widgets.boards.boom:BoomBoard", renderer="plyground.tui.text_board:boom_board",
+    board="plyground.tui.widgets.boards.boom:BoomBoard",
+    renderer="plyground.tui.text_board:boom_board",
     kernels=Kernels(tree="plyground.core.fast.boom:BoomBackend"),
     theme={"boom-first": "#6BC46D", "boom-second": "#3A7BD5"},  # Green and Blue
+    rules=("Misère Connect 4 on 7×7: Green and Blue drop pieces, and a side that makes "
+           "four of its own in a row LOSES. On each side's 5th, 10th, 15th… turn its "
+           "piece is a bomb (one at a time). Instead of a piece, a side with a bomb can "
+           "BOOM (key b): its bomb and its own pieces in the bomb's row go, and what was "
+           "above falls. If a BOOM gives both sides four, the side that BOOMed loses. "
+           "A full board, or 300 plies, is a draw."),
     notation="actions played, 1-7 or B, e.g. 1234567123B")

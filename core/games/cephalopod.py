@@ -253,7 +253,14 @@ class Cephalopod(Game):
 register_game(
     "cephalopod", "Cephalopod", Cephalopod,
     variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES),
-    board="plyground.tui.widgets.boards.cephalopod:CephalopodBoard", renderer="plyground.tui.text_board:cephalopod_board",
-    kernels=Kernels(mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),  # every board size
+    board="plyground.tui.widgets.boards.cephalopod:CephalopodBoard",
+    renderer="plyground.tui.text_board:cephalopod_board",
+    # one MCTS kernel for every board size
+    kernels=Kernels(mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),
     theme={"dice-first": "#D64541", "dice-second": "#3A7BD5", "dice-pips": "#FFFFFF"},
+    rules=("Red and Blue place dice in turn on empty cells. A die placed next to two or "
+           "more dice (across, not diagonally) whose pips sum to at most 6 must capture: "
+           "you choose which (at least two of them), they leave the board, and the new "
+           "die shows their sum; otherwise it shows 1. When the board is full, the side "
+           "with more dice wins."),
     notation="rows from the top and the side to move, e.g. '.r1./r2.r3/.r4. r'")

@@ -169,8 +169,13 @@ class Connect4(MovesNotation, Game):
 GAME = Connect4()
 register_game(
     "connect4", "Connect 4", lambda: GAME,
-    board="plyground.tui.widgets.boards.connect4:Connect4Board", renderer="plyground.tui.text_board:connect4_board",
-    kernels=Kernels(tree="plyground.core.fast.connect4:Connect4Backend", mcts="plyground.core.fast.connect4_mcts:Connect4Tree"),
+    board="plyground.tui.widgets.boards.connect4:Connect4Board",
+    renderer="plyground.tui.text_board:connect4_board",
+    kernels=Kernels(tree="plyground.core.fast.connect4:Connect4Backend",
+                    mcts="plyground.core.fast.connect4_mcts:Connect4Tree"),
     theme={"piece-first": "#E5534B", "piece-second": "#F2CC3D"},
+    rules=("Two sides, X and O, drop discs in turn into one of 7 columns; a disc falls to "
+           "the lowest empty cell of its column. Four of your discs in a row, across, "
+           "up or diagonally, win. A full board with no four is a draw."),
     notation="columns played, e.g. 4453",
     analysis="plyground.core.analysis:analyse_columns", analysis_agent="perfect:time=2")

@@ -397,8 +397,15 @@ class Quarto(Game):
 register_game(
     "quarto", "Quarto", Quarto,
     variants=(("standard", {}), ("2×2 squares win too", {"squares": True})),
-    board="plyground.tui.widgets.boards.quarto:QuartoBoard", renderer="plyground.tui.text_board:quarto_board",
-    kernels=Kernels(tree="plyground.core.fast.quarto:QuartoBackend", mcts="plyground.core.fast.quarto_mcts:QuartoTree"),
+    board="plyground.tui.widgets.boards.quarto:QuartoBoard",
+    renderer="plyground.tui.text_board:quarto_board",
+    kernels=Kernels(tree="plyground.core.fast.quarto:QuartoBackend",
+                    mcts="plyground.core.fast.quarto_mcts:QuartoTree"),
     theme={"quarto-dark": "#6B3F22", "quarto-light": "#E8CC94"},  # walnut and maple
+    rules=("16 pieces, each tall or short, dark or light, square or round, hollow or "
+           "solid. You place the piece your opponent chose for you, then choose the one "
+           "they must place. Whoever completes a line of four (row, column or diagonal) "
+           "sharing an attribute wins; in the variant, a 2×2 square too. All 16 placed "
+           "with no such line: a draw."),
     notation="rows from the top, each square . or a piece's hex code, and the piece in "
              "hand, e.g. '0.../..5./..../.... a'")

@@ -35,6 +35,7 @@ from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
 from ..widgets.move_list import MoveList
+from .help import HelpScreen, keys_text
 from .opponent import OpponentScreen
 from .result import ResultScreen
 
@@ -103,6 +104,7 @@ class GameScreen(Screen):
         Binding("a", "toggle_analysis", "Analysis"),
         Binding("r", "retry", "Retry"),
         Binding("o", "another_opponent", "Other player"),
+        Binding("question_mark,f1", "help", "Help", show=False),
         Binding("escape", "setup", "Setup"),
         Binding("q", "quit", "Quit"),
     ]
@@ -579,6 +581,10 @@ class GameScreen(Screen):
         self.refresh_players()
         if self.search is None and self.match.outcome is None:
             self.start_search()
+
+    def action_help(self) -> None:
+        """The game's rules, the keys that act now and the inspector's symbols."""
+        self.app.push_screen(HelpScreen(self.match.game, keys_text(self)))
 
     def action_another_opponent(self) -> None:
         """After a forfeit: pick who plays the side that forfeited, and go on."""
