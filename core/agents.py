@@ -8,12 +8,11 @@ or, as the CLI and menus write it, `parse_agent("mcts:iterations=5000,seed=1")`.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 from .game import IllegalMove, Move, PlygroundError, State, UnknownName
-from .plugins import (PluginError, describe_error, installed_entry_points, is_plugin_ref,
+from .plugins import (PluginError, describe_error, is_plugin_ref, load_entry_points,
                       load_object)
 from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
@@ -179,9 +178,14 @@ class Agent:
     HANG_SECONDS = 2.0
 
     @classmethod
+    def grace_limit(cls, time_budget: float) -> float:
+        """Seconds after which a decision with this time budget is a fault."""
+        return time_budget * (1 + cls.GRACE_SHARE) + cls.GRACE_SECONDS
+
+    @classmethod
     def hang_limit(cls, time_budget: float) -> float:
         """Seconds after which a decision with this time budget counts as hung."""
-        return time_budget * (1 + cls.GRACE_SHARE) + cls.GRACE_SECONDS + cls.HANG_SECONDS
+        return cls.grace_limit(time_budget) + cls.HANG_SECONDS
 
     def checked_search(self, state: State, budget: Budget, observer: Any,
                        control: SearchControl, exact_root: bool) -> SearchDone:
@@ -198,7 +202,7 @@ class Agent:
             raise AgentFault(f"{self.label} raised {describe_error(error)}") from None
         took = time.perf_counter() - started
         if budget.time is not None and not control.stop.is_set() and \
-                took > budget.time * (1 + self.GRACE_SHARE) + self.GRACE_SECONDS:
+                took > self.grace_limit(budget.time):
             raise AgentFault(f"{self.label} took {took:.1f} s of a {budget.time:g} s "
                              "budget")
         if done.best_move not in state.moves():
@@ -386,6 +390,14 @@ def register_agent(cls: type[Agent]) -> type[Agent]:
     return cls
 
 
+def register_plugin_kind(point, cls) -> None:
+    """Offer the Agent or Bot class an installed package names, under its entry
+    point's name."""
+    if not (isinstance(cls, type) and issubclass(cls, (Agent, Bot))):
+        raise TypeError("it is not an Agent or a Bot class")
+    AGENT_KINDS.setdefault(point.name, plugin_class(cls, point.name))
+
+
 def agent_kinds() -> dict[str, type[Agent]]:
     """Every agent kind: plyground's, then those installed packages declare in the
     entry-point group `plyground.agents` (loaded once; a broken one is reported as a
@@ -393,15 +405,7 @@ def agent_kinds() -> dict[str, type[Agent]]:
     global _plugins_loaded
     if not _plugins_loaded:
         _plugins_loaded = True
-        for point in installed_entry_points("plyground.agents"):
-            try:
-                cls = point.load()
-                if not (isinstance(cls, type) and issubclass(cls, (Agent, Bot))):
-                    raise TypeError("it is not an Agent or a Bot class")
-                AGENT_KINDS.setdefault(point.name, plugin_class(cls, point.name))
-            except Exception as error:
-                warnings.warn(f"the agent plugin {point.name!r} ({point.value}) was "
-                              f"not loaded: {error}", stacklevel=2)
+        load_entry_points("plyground.agents", "agent", register_plugin_kind)
     return AGENT_KINDS
 
 

@@ -44,9 +44,9 @@ class Bot:
     def report(self, depth: int | None = None, score: float | None = None,
                pv: Sequence[Move] = (), nodes: int | None = None, text: str = "") -> None:
         """Say what the bot thinks so far: the inspector shows it live."""
-        if self._observer is not None:
-            self._observer(Info(depth, score, tuple(pv), nodes, text))
         self._last = Info(depth, score, tuple(pv), nodes, text)
+        if self._observer is not None:
+            self._observer(self._last)
 
     def should_stop(self) -> bool:
         """Whether the bot's time is up or the move is no longer wanted."""

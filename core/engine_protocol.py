@@ -380,8 +380,9 @@ class EngineProcess:
                        seconds: float) -> SearchDone:
         """The engine's info lines as Info events, until its bestmove. It is told to
         `stop` when its time has passed or the search is cancelled; it is ended, at
-        fault, one second after a cancel or `seconds * 1.5 + 1` after `go`."""
-        give_up = started + seconds * 1.5 + 1 + STOP_SECONDS
+        fault, one second after a cancel or one second past the grace every agent from
+        outside gets (`Agent.grace_limit`: `seconds * 1.5 + 1`) after `go`."""
+        give_up = started + Agent.grace_limit(seconds) + STOP_SECONDS
         stop_sent = False
         infos: list[Info] = []
         while True:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import warnings
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
@@ -254,18 +253,15 @@ def _load_game_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
-    from .plugins import installed_entry_points
+    from .plugins import load_entry_points
 
-    for point in installed_entry_points("plyground.games"):
-        try:
-            declared = point.load()
-            if isinstance(declared, GameEntry):
-                _REGISTRY.setdefault(declared.id, declared)
-            else:
-                declared()
-        except Exception as error:  # a broken package must not take plyground down
-            warnings.warn(f"the game plugin {point.name!r} ({point.value}) was not "
-                          f"loaded: {error}", stacklevel=2)
+    def register(point, declared) -> None:
+        if isinstance(declared, GameEntry):
+            _REGISTRY.setdefault(declared.id, declared)
+        else:
+            declared()
+
+    load_entry_points("plyground.games", "game", register)
 
 
 def game_entries() -> list[GameEntry]:

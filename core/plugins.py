@@ -11,9 +11,10 @@ import importlib.util
 import os
 import sys
 import traceback
+import warnings
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .game import PlygroundError
 
@@ -25,6 +26,20 @@ class PluginError(PlygroundError):
 def installed_entry_points(group: str) -> list[EntryPoint]:
     """The entry points installed packages declare in `group`, sorted by name."""
     return sorted(entry_points(group=group), key=lambda point: point.name)
+
+
+def load_entry_points(group: str, what: str,
+                      register: Callable[[EntryPoint, Any], None]) -> None:
+    """Load each entry point installed in `group` and hand it, with what it names, to
+    `register`. One that fails to load or to register is reported as a warning (`the
+    {what} plugin 'name' (value) was not loaded: why`) and left out: a broken package
+    must not take plyground down."""
+    for point in installed_entry_points(group):
+        try:
+            register(point, point.load())
+        except Exception as error:
+            warnings.warn(f"the {what} plugin {point.name!r} ({point.value}) was not "
+                          f"loaded: {error}", stacklevel=3)
 
 
 def is_plugin_ref(text: str) -> bool:
