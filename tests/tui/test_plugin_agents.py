@@ -37,13 +37,18 @@ def bot_file(tmp_path, name: str, source: str):
     return path
 
 
+async def play_and_wait_for_the_answer(pilot, app) -> None:
+    """X drops in column 4, and the agent playing O answers."""
+    await pilot.press("4")  # drops at once: no Enter, which the next screen would take
+    await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
+    await settled(pilot, app)
+
+
 async def test_a_bots_reports_show_in_the_inspector(tmp_path):
     spec = f"{bot_file(tmp_path, 'talker', TALKING_BOT)}:Talker"
     app = make_app("connect4", ("human", spec))
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
-        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
-        await settled(pilot, app)
+        await play_and_wait_for_the_answer(pilot, app)
         inspector = app.game_screen.inspector
         assert inspector.live_view == "info-view"
         reports = app.game_screen.query_one(InfoView).reports
@@ -97,9 +102,7 @@ async def test_the_setup_screens_other_agent_takes_a_plugin_spec(tmp_path):
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game_screen is not None)
         assert app.game_screen.match.sides[1] == spec
-        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
-        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
-        await settled(pilot, app)
+        await play_and_wait_for_the_answer(pilot, app)
         await pilot.press("escape")  # back to the setup: the plugin is still chosen
         await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
         row = app.screen.rows()[1]
@@ -147,9 +150,7 @@ async def test_an_engines_info_lines_show_live_in_the_inspector():
     spec = f'engine:cmd="{sys.executable} {engine}",time=0.2'
     app = make_app("connect4", ("human", spec))
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("4")  # drops at once: no Enter, which the next screen would take
-        await wait_until(pilot, lambda: len(app.game_screen.match.moves) == 2)
-        await settled(pilot, app)
+        await play_and_wait_for_the_answer(pilot, app)
         reports = app.game_screen.query_one(InfoView).reports
         assert reports and [r.depth for r in reports] == list(range(1, len(reports) + 1))
         last = reports[-1]
