@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from plyground.tui.app import create_app
+from plyground.tui.widgets.inspector.mcts_view import MctsView
 
 SIZE = (160, 50)
 SEED = 1  # the games' seed unless a test names one: snapshots show it, so it is fixed
@@ -40,9 +41,13 @@ async def wait_until(pilot, condition, timeout: float = 60.0) -> None:
 
 
 async def settled(pilot, app) -> None:
-    """Wait until no search runs and nothing is scheduled to start."""
+    """Wait until no search runs, nothing is scheduled to start and the MCTS table
+    has drawn and measured its last snapshot (its redraws are throttled, and a
+    screenshot taken before the table is idle could catch it half laid out)."""
     screen = app.game_screen
-    await wait_until(pilot, lambda: screen.search is None and screen.timer is None)
+    table = screen.query_one(MctsView)
+    await wait_until(pilot, lambda: screen.search is None and screen.timer is None
+                     and table.settled)
 
 
 def status_text(app) -> str:

@@ -118,6 +118,14 @@ class MctsView(DataTable):
         self.clear(columns=True)
         self.add_fixed_columns()
 
+    @property
+    def settled(self) -> bool:
+        """Nothing left to draw: no redraw due, a row for every move of the latest
+        snapshot, and the table's own measuring (done when idle) finished."""
+        moves = 0 if self.snapshot is None else len(self.snapshot.stats)
+        return (self.redraw_timer is None and len(self.rows) == moves
+                and not self._updated_cells and not self._require_update_dimensions)
+
     def feed(self, events: list) -> None:
         snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
         if snapshots:
