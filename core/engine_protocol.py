@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, AgentFault, BadSetting, Setting, register_agent
+from .paths import data_home
 from .search.control import Budget, SearchControl, SearchStopped
 from .search.events import Info, SearchDone
 
@@ -50,11 +51,8 @@ RUNNERS = re.compile(r"(python|pypy)[\d.]*|node|deno|java|ruby|perl|php|lua[\d.]
 
 
 def log_dir() -> Path:
-    """Where engine logs go: $PLYGROUND_HOME/logs, else ~/.local/share/plyground/logs
-    (created)."""
-    home = os.environ.get("PLYGROUND_HOME")
-    folder = (Path(home).expanduser() if home else
-              Path.home() / ".local" / "share" / "plyground") / "logs"
+    """Where engine logs go: `logs` in plyground's data folder (created)."""
+    folder = data_home() / "logs"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
