@@ -161,14 +161,18 @@ class History:
 
     def add(self, record: GameRecord, source: str) -> int:
         """Store the game; returns its id."""
+        return self.add_all([record], source)[0]
+
+    def add_all(self, records: Sequence[GameRecord], source: str) -> list[int]:
+        """Store the games in one transaction (all or none); returns their ids."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}: one of {', '.join(SOURCES)}")
+        rows = [(*columns(record), source) for record in records]
         with self.writing():
-            cursor = self.db.execute(
+            return [self.db.execute(
                 "INSERT INTO games (game, game_id, first, second, result, reason, date, "
                 "moves, record, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*columns(record), source))
-            return cursor.lastrowid
+                row).lastrowid for row in rows]
 
     def update(self, id: int, record: GameRecord) -> None:
         """Store the game again (with its new variations and comments, say)."""

@@ -19,9 +19,9 @@ import secrets
 import shlex
 import sys
 from collections import Counter
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import asdict
-from typing import Annotated, Any, Iterable, Iterator, Optional, TypeVar
+from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 import typer
 from rich.box import SIMPLE
@@ -36,7 +36,8 @@ from plyground.core import (Agent, Game, PlygroundError, State, game_entries, pa
                             parse_game)
 from plyground.core.agents import AgentFault
 from plyground.core.fast import warm_up
-from plyground.core.game import GameEntry
+from plyground.core.game import GameEntry, Move, Outcome
+from plyground.core.history import History, moves_of_line, played_record
 from plyground.core.isolation import Isolation
 from plyground.core.match import forfeit_outcome, seeded
 from plyground.core.perft import distinct_positions, perft
@@ -47,6 +48,7 @@ from plyground.core.tournament import (GameResult, cross_table, pair_seed,
                                        tally, turns)
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
+from .cli_games import games_app
 from .cli_solve import solve_command
 from .cli_train import train_command
 from .exit_codes import INTERRUPTED, USAGE_ERROR
@@ -171,6 +173,54 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
     launch(game.id, sides, position, game.options(), seed)
 
 
+# --- the game history ----------------------------------------------------------------
+
+NoRecord = Annotated[bool, typer.Option(
+    "--no-record", help="keep the games out of the game history (see `plyground games`)")]
+
+
+def history_for(record: bool) -> Any:
+    """The game history the games go to, opened now (so that an unusable one is an
+    error before any game is played); with --no-record, a context holding None."""
+    return History() if record else nullcontext()
+
+
+def record_game(history: History | None, source: str, game: Game, start: State,
+                moves: list[Move], outcome: Outcome | None, players: tuple[str, str],
+                seed: int | None = None, reason: str = "",
+                headers: dict[str, str] | None = None) -> None:
+    """Store a game a command played in the history (not with --no-record); an
+    unfinished game's `reason` says why it stopped."""
+    if history is not None:
+        history.add(played_record(game, start, moves, outcome, players, seed, reason,
+                                  headers), source)
+
+
+def record_match_game(history: History | None, source: str, game: Game,
+                      players: tuple[Agent, Agent], result: GameResult, event: str
+                      ) -> None:
+    """Store a game of a match between `players` (in a tournament, one pair's):
+    `event`, the command that replays the match, and the game's number go in its
+    Event header (each agent's seed derives from them)."""
+    if history is None:
+        return
+    first, start = result.first, game.start()
+    winner = None if result.winner is None else result.winner ^ first
+    record_game(history, source, game, start, moves_of_line(game, start, result.record),
+                Outcome(winner, result.reason),
+                (players[first].spec, players[1 - first].spec),
+                headers={"Event": f"{event}, game {result.number}"})
+
+
+def recorded(running: Iterator[T], record: Callable[[T], None]) -> Iterator[T]:
+    """`running`'s results, each stored by `record` as it comes (so that Ctrl-C keeps
+    the games finished)."""
+    with closing(running):
+        for result in running:
+            record(result)
+            yield result
+
+
 # --- demo ----------------------------------------------------------------------------
 
 
@@ -207,16 +257,19 @@ def demo(
     seed: GameSeed = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", help="print only the result and the moves of the game")] = False,
+    no_record: NoRecord = False,
 ) -> None:
     """Watch two agents play each other.
 
     The board is drawn after every move; the last two lines are the result and the
     game's moves. An agent from outside plyground decides in a process of its own;
     if it fails (raises, plays an illegal move, overruns its time, dies), its side
-    forfeits: a line says why, before the result.
+    forfeits: a line says why, before the result. The game goes to the game
+    history (unless --no-record), as does one cut short by Ctrl-C.
     """
     game = parse_game(game_spec)
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
+    players = (side_spec(first), side_spec(second))  # the record's, as the app writes them
     start = state = starting_state(game, position)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
     console = Console(highlight=False)
@@ -225,7 +278,7 @@ def demo(
             f"{label} = {agent.label}" for label, agent in zip(game.side_labels, agents))))
         console.print(render_board(state))
     played: list = []
-    with Isolation() as isolation:
+    with history_for(not no_record) as history, Isolation() as isolation:
         agents = [isolation.isolate(agent, game.side_labels[side], game.spec)
                   for side, agent in enumerate(agents)]
         for agent in agents:
@@ -245,9 +298,13 @@ def demo(
             console.print(Text.assemble((f"{state.ply + 1}. ", "bold"), outcome.reason),
                           soft_wrap=True)  # one line, for whoever reads the output
         except KeyboardInterrupt:
+            if played:
+                record_game(history, "demo", game, start, played, None, players, seed,
+                            "abandoned: the demo was interrupted")
             print("interrupted; the game so far: "
                   f"{game.format_record(start, played) or '(no moves)'}", file=sys.stderr)
             raise typer.Exit(INTERRUPTED) from None
+        record_game(history, "demo", game, start, played, outcome, players, seed)
     typer.echo(game.describe_outcome(outcome))
     typer.echo(game.format_record(start, played))
 
@@ -372,6 +429,7 @@ def match(
         "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
         "for the --first agent, 1 for --second; how it ended), the totals and the "
         "forfeits")] = False,
+    no_record: NoRecord = False,
 ) -> None:
     """Play two agents against each other over many games, colours alternating.
 
@@ -381,7 +439,8 @@ def match(
     An agent from outside plyground (bot.py:Class, an engine) decides in a
     process of its own; if it fails, it forfeits the game (a loss), and the
     reasons are listed under the table. Ctrl-C stops the match and reports
-    the games finished.
+    the games finished. Each game goes to the game history as it ends
+    (unless --no-record).
     """
     game = parse_game(game_spec)
     # As typed: the canonical spec drops a setting given at its default value
@@ -392,8 +451,11 @@ def match(
         seed = secrets.randbelow(1_000_000)
     command = shlex.join(["plyground", "match", game.spec, "--first", specs[0], "--second",
                           specs[1], "--games", str(games), "--seed", str(seed)])
-    results, interrupted = collect(
-        run_match(game, players, games, seed, jobs or os.cpu_count() or 1), games, as_json)
+    with history_for(not no_record) as history:
+        results, interrupted = collect(recorded(
+            run_match(game, players, games, seed, jobs or os.cpu_count() or 1),
+            lambda result: record_match_game(history, "match", game, players, result,
+                                             command)), games, as_json)
     results.sort(key=lambda result: result.number)
     report = match_report(game, specs, seed, command, results)
     if as_json:
@@ -490,13 +552,15 @@ def tournament(
         "the ratings and the forfeits")] = False,
     seed: Seed = None,
     jobs: Jobs = None,
+    no_record: NoRecord = False,
 ) -> None:
     """Play every pair of agents against each other, colours alternating; rate them.
 
     Each pair plays a match (see `match`) with a seed derived from the
     tournament's; games run in parallel worker processes. Prints the cross
     table and Elo ratings, best first (± is one standard error).
-    Ctrl-C stops the tournament and reports the games finished.
+    Ctrl-C stops the tournament and reports the games finished. Each game
+    goes to the game history as it ends (unless --no-record).
     """
     game = parse_game(game_spec)
     specs = [spec.strip() for spec in [*(agents or []), *ctx.args]]  # as typed, see match
@@ -509,10 +573,19 @@ def tournament(
         seed = secrets.randbelow(1_000_000)
     command = shlex.join(["plyground", "tournament", game.spec, "--agents", *specs,
                           "--games", str(games), "--seed", str(seed)])
-    total = games * len(round_robin(len(specs)))
-    results, interrupted = collect(
-        run_tournament(game, players, games, seed, jobs or os.cpu_count() or 1), total,
-        as_json)
+    pairs = round_robin(len(specs))
+    total = games * len(pairs)
+
+    def record(result: tuple[int, GameResult]) -> None:
+        pair, played = result
+        a, b = pairs[pair]
+        record_match_game(history, "tournament", game, (players[a], players[b]), played,
+                          f"{command}: {specs[a]} v {specs[b]}")
+
+    with history_for(not no_record) as history:
+        results, interrupted = collect(recorded(
+            run_tournament(game, players, games, seed, jobs or os.cpu_count() or 1),
+            record), total, as_json)
     results.sort(key=lambda result: (result[0], result[1].number))
     report = tournament_report(game, specs, games, seed, command, results)
     if as_json:
@@ -658,6 +731,7 @@ def count_positions(
 
 app.command("train")(train_command)
 app.command("solve")(solve_command)
+app.add_typer(games_app, name="games")
 
 
 def main() -> None:

@@ -1,0 +1,187 @@
+"""`plyground games`: the game history (core/history.py) on the command line: list the
+games played, show or export one as its game record, import records from files.
+
+Errors are PlygroundErrors, which the main command prints as one `error: ...` line.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.box import SIMPLE
+from rich.console import Console
+from rich.table import Table
+
+from plyground.core import PlygroundError
+from plyground.core.history import History, history_path
+from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
+                                   parse_record, write_atomically)
+
+from .exit_codes import USAGE_ERROR
+
+games_app = typer.Typer(
+    no_args_is_help=True,
+    help="The games played (in the app, demo, match, tournament) and imported: "
+         "list them, show, export or import game records.")
+
+GameId = Annotated[int, typer.Argument(metavar="ID", help="the game's id, as "
+                                       "`plyground games list` shows it",
+                                       show_default=False)]
+AsJson = Annotated[bool, typer.Option("--json", help="print JSON instead")]
+
+
+@games_app.command("list")
+def list_games(
+    game: Annotated[Optional[str], typer.Option(
+        help="only this game: its id (connect4) or its full spec", show_default=False)
+    ] = None,
+    agent: Annotated[Optional[str], typer.Option(
+        help="only games in which a side's player contains this (any case; "
+             "human finds games people played)", show_default=False)] = None,
+    result: Annotated[Optional[str], typer.Option(
+        help="only this result: 1-0, 0-1, 1/2-1/2, * or first, second, draw, "
+             "unfinished", show_default=False)] = None,
+    limit: Annotated[Optional[int], typer.Option(
+        min=1, help="at most this many games", show_default=False)] = None,
+    as_json: AsJson = False,
+) -> None:
+    """List the games in the history, newest first."""
+    with History() as history:
+        games = history.list(game=game, agent=agent, result=result, limit=limit)
+    if as_json:
+        typer.echo(json.dumps([asdict(summary) for summary in games], indent=2))
+        return
+    if not games:
+        typer.echo(f"no games{' match' if game or agent or result else ''} "
+                   f"in the history ({history_path()})")
+        return
+    table = Table(box=SIMPLE)
+    for header in ("id", "date", "game", "first", "second", "result", "moves", "source"):
+        table.add_column(header, justify="right" if header in ("id", "moves") else "left",
+                         no_wrap=header in ("id", "date", "result", "moves", "source"),
+                         overflow="fold")
+    for summary in games:
+        table.add_row(str(summary.id), summary.date.replace("T", " ")[:16], summary.game,
+                      summary.first, summary.second, summary.result, str(summary.moves),
+                      summary.source)
+    console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe: no need to fold the specs
+        console.width = max(console.width, 160)
+    console.print(table)
+
+
+@games_app.command("show")
+def show_game(id: GameId, as_json: AsJson = False) -> None:
+    """Print a game's record (with --json: its headers and moves)."""
+    with History() as history:
+        text = history.text(id)
+        source = history.summary(id).source
+    if not as_json:
+        typer.echo(text, nl=False)
+        return
+    record = parse_record(text, source=f"game {id} of the history")
+    typer.echo(json.dumps({"id": id, "source": source, "headers": headers_of(text),
+                           "moves": [record.game.format_move(move)
+                                     for move in record.moves],
+                           "variations": record.tree.has_variations,
+                           "record": text}, indent=2))
+
+
+def headers_of(text: str) -> dict[str, str]:
+    """The headers at the top of a record's text, in their order."""
+    headers = {}
+    for line in text.splitlines():
+        found = HEADER.match(line.strip())
+        if not found:
+            break
+        headers[found[1]] = re.sub(r"\\(.)", r"\1", found[2])
+    return headers
+
+
+@games_app.command("export")
+def export_game(
+    id: GameId,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", metavar="FILE", help="write the record to FILE (atomically) instead of "
+        "printing it", show_default=False)] = None,
+) -> None:
+    """Print a game's record, or write it to a file."""
+    with History() as history:
+        text = history.text(id)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        write_atomically(out, text)
+    except OSError as error:
+        raise PlygroundError(f"cannot write {out}: {error.strerror or error}") from None
+    print(f"game {id} written to {out}", file=sys.stderr)
+
+
+@games_app.command("import")
+def import_games(
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="game record files (one or more records each)",
+        show_default=False)],
+    as_json: AsJson = False,
+) -> None:
+    """Add the game records in files to the history; prints their new ids.
+
+    A file with a bad record (an illegal move, a malformed header) is
+    skipped whole, with an error naming its line; the other files are
+    imported, and the exit code is 2.
+    """
+    imported, failed = [], []
+    with History() as history:
+        for file in files:
+            try:
+                ids = history.add_all(read_records(file), "import")
+            except RecordError as error:
+                failed.append({"file": str(file), "error": str(error)})
+                print("error: " + " ".join(str(error).split()), file=sys.stderr)
+                continue
+            imported.append({"file": str(file), "ids": ids})
+    if as_json:
+        typer.echo(json.dumps({"imported": imported, "failed": failed}, indent=2))
+    else:
+        for entry in imported:
+            ids = entry["ids"]
+            typer.echo(f"{entry['file']}: game{'' if len(ids) == 1 else 's'} "
+                       + ", ".join(map(str, ids)))
+    if failed:
+        raise typer.Exit(USAGE_ERROR)
+
+
+def read_records(file: Path) -> list[GameRecord]:
+    """Every record in `file` (records follow each other, each starting with its
+    headers); a RecordError naming the file's line if one is bad."""
+    try:
+        text = file.expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [load_record(file)]  # which says what is wrong with the file
+    lines = text.splitlines()
+    starts = record_starts(lines)
+    # Each record is read with blank lines in place of the ones before it, so that
+    # errors name the file's own line numbers.
+    return [parse_record("\n" * start + "\n".join(lines[start:end]), source=str(file))
+            for start, end in zip(starts, [*starts[1:], len(lines)])]
+
+
+def record_starts(lines: list[str]) -> list[int]:
+    """The index of each record's first line: the file's start, then each header
+    that follows moves."""
+    starts, in_moves = [0], False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(";"):
+            continue
+        header = stripped.startswith("[")
+        if header and in_moves:
+            starts.append(index)
+        in_moves = not header
+    return starts
