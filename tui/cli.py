@@ -128,11 +128,7 @@ def is_human(spec: str) -> bool:
 
 
 def starting_state(game: Game, position: str | None) -> State:
-    """The state `--position` names (the usual start without it): read as the setup
-    screen's position editor reads it, so both start the same game."""
-    from plyground.core.positions import start_state
-
-    return start_state(game, position)
+    return game.start() if position is None else game.parse_position(position)
 
 
 @app.callback(invoke_without_command=True)
@@ -275,6 +271,7 @@ def demo(
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
     players = (side_spec(first), side_spec(second))  # the record's, as the app writes them
     start = state = starting_state(game, position)
+    recording = history_for(not no_record)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
     console = Console(highlight=False)
     if not quiet:
@@ -282,7 +279,7 @@ def demo(
             f"{label} = {agent.label}" for label, agent in zip(game.side_labels, agents))))
         console.print(render_board(state))
     played: list = []
-    with history_for(not no_record) as history, Isolation() as isolation:
+    with recording as history, Isolation() as isolation:
         agents = [isolation.isolate(agent, game.side_labels[side], game.spec)
                   for side, agent in enumerate(agents)]
         for agent in agents:

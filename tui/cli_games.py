@@ -24,10 +24,19 @@ from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
 
 from .exit_codes import USAGE_ERROR
 
-games_app = typer.Typer(
-    no_args_is_help=True,
-    help="The games played (in the app, demo, match, tournament) and imported: "
-         "list them, show, export or import game records.")
+games_app = typer.Typer()
+
+
+@games_app.callback(invoke_without_command=True)
+def games(ctx: typer.Context) -> None:
+    """The history of games played: list, show, export, import records.
+
+    demo, match and tournament store each game they play (unless
+    --no-record) in history.sqlite3 in the data folder: $PLYGROUND_HOME,
+    else ~/.local/share/plyground.
+    """
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
 
 GameId = Annotated[int, typer.Argument(metavar="ID", help="the game's id, as "
                                        "`plyground games list` shows it",
@@ -126,7 +135,7 @@ def export_game(
 @games_app.command("import")
 def import_games(
     files: Annotated[list[Path], typer.Argument(
-        metavar="FILE...", help="game record files (one or more records each)",
+        metavar="FILE", help="game record files (one or more records each)",
         show_default=False)],
     as_json: AsJson = False,
 ) -> None:
