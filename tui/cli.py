@@ -128,7 +128,11 @@ def is_human(spec: str) -> bool:
 
 
 def starting_state(game: Game, position: str | None) -> State:
-    return game.start() if position is None else game.parse_position(position)
+    """The state `--position` names (the usual start without it): read as the setup
+    screen's position editor reads it, so both start the same game."""
+    from plyground.core.positions import start_state
+
+    return start_state(game, position)
 
 
 @app.callback(invoke_without_command=True)

@@ -1,5 +1,5 @@
-"""The setup screen: the game, who plays each side, each agent's main setting, and the
-game's seed (empty: the app draws one)."""
+"""The setup screen: the game, the position it starts from, who plays each side, each
+agent's main setting, and the game's seed (empty: the app draws one)."""
 from __future__ import annotations
 
 from rich.text import Text
@@ -9,10 +9,11 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
-from plyground.core import PlygroundError, game_entries, get_game
+from plyground.core import Game, PlygroundError, State, game_entries, get_game
 from plyground.core.agents import DEFAULT_OPPONENT, agent_kinds
 from plyground.core.game import game_entry
 from plyground.core.match import HUMAN, parse_side
+from plyground.core.positions import start_state
 
 from ..widgets.boards import has_board
 
@@ -88,6 +89,29 @@ def row_from_spec(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
     value = agent.settings.get(setting) if setting and setting in agent.given else None
     return choice, "" if value is None else f"{value:g}" if isinstance(value, float) \
         else str(value), extra
+
+
+def notation_example(notation: str) -> str:
+    """The example a game's notation help ends with (`..., e.g. '0.../..5./..../.... a'`
+    gives `0.../..5./..../.... a`), or "" without one."""
+    _, found, example = notation.rpartition("e.g. ")
+    return example.strip().strip("'\"") if found else ""
+
+
+def read_start(game: Game, text: str) -> tuple[State, str]:
+    """The state the position box's `text` starts `game` from, read as the command line's
+    `--position` is (`start_state`), and a short description of it for the box: the
+    side to move and the ply. A game already over in that position cannot be started
+    from it: PlygroundError, as for a text that is not a position."""
+    state = start_state(game, text)
+    outcome = state.outcome()
+    if outcome is not None:
+        raise PlygroundError(f"the game is over in this position "
+                             f"({game.describe_outcome(outcome)}: {outcome.reason}); "
+                             "there is nothing to play")
+    to_move = f"{game.side_labels[state.to_move]} to move"
+    return state, f"the usual start: {to_move}" if state == game.start() else \
+        f"{to_move} at ply {state.ply}"
 
 
 class SideRow(Horizontal):
@@ -180,12 +204,16 @@ class SideRow(Horizontal):
 class SetupScreen(Screen):
     DEFAULT_CSS = """
     SetupScreen { align: center top; }
-    SetupScreen #setup { width: 96; height: auto; padding: 1 2; }
+    SetupScreen #setup { width: 96; max-width: 100%; height: auto; padding: 1 2; }
     SetupScreen #title { text-style: bold; color: $accent; margin-bottom: 1; }
     SetupScreen .heading { text-style: bold; margin-top: 1; }
     SetupScreen #game-row { height: auto; }
     SetupScreen #game { width: 40; }
     SetupScreen #variant { width: 20; margin-left: 2; }
+    SetupScreen #position { width: 62; }
+    SetupScreen #position-check { height: auto; padding: 0 1; color: $success; }
+    SetupScreen #position-check.-invalid { color: $error; }
+    SetupScreen #position-help { height: auto; padding: 0 1; color: $text-muted; }
     SetupScreen RadioSet { width: 40; height: auto; }
     SetupScreen #seed-row { height: auto; }
     SetupScreen #seed-row > Label { width: 18; padding: 1 1 0 0; }
@@ -201,12 +229,20 @@ class SetupScreen(Screen):
     ]
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
-                 options: dict | None = None, seed: int | None = None):
+                 options: dict | None = None, seed: int | None = None,
+                 position: str | None = None):
         super().__init__()
         self.game_id = game_id or playable_games()[0].id
         self.sides = sides or (HUMAN, DEFAULT_OPPONENT)
-        self.options = options or {}
+        self.options = options or {}  # the chosen game's, as its board menu shows them
+        self.options_of: dict[str, dict] = {}  # each game's, while another is chosen
         self.seed = seed
+        self.position = position  # None: the app's `--position`, for its game
+        # The position box holds a text for each game: what was typed for it stays
+        # while another game is chosen, and comes back with it.
+        self.positions: dict[str, str] = {}
+        self.position_game: str | None = None  # the game the box's text is for
+        self.position_refused = False  # the error line says why the position can't start
 
     def compose(self) -> ComposeResult:
         rows = [row_from_spec(spec) for spec in self.sides]
@@ -219,6 +255,10 @@ class SetupScreen(Screen):
                     yield Select([(e.title, e.id) for e in playable_games()],
                                  value=self.game_id, allow_blank=False, id="game")
                     yield Select([("-", "-")], allow_blank=False, id="variant")
+                yield Label("Start position", classes="heading")
+                yield Input(id="position")
+                yield Static(id="position-check")
+                yield Static(id="position-help")
                 yield Label("You play", classes="heading")
                 with RadioSet(id="role"):
                     for role, _ in ROLES:
@@ -239,7 +279,13 @@ class SetupScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        position = self.position
+        if position is None:  # a setup screen the app opens: `play GAME --position P`
+            game_id, _, launched, _ = getattr(self.app, "start_with", (None,) * 4)
+            position = launched if game_id == self.game_id else None
+        self.positions[self.game_id] = position or ""
         self.show_variants(self.options)
+        self.show_position()
         self.label_sides()
         self.sync_role()
         self.query_one("#start", Button).focus()
@@ -262,6 +308,57 @@ class SetupScreen(Screen):
 
     def chosen_options(self) -> dict:
         return dict(self.variants()).get(self.query_one("#variant", Select).value, {})
+
+    def show_position(self) -> None:
+        """Fill the position box with the text typed for the chosen game, and its help
+        with the game's notation."""
+        box = self.query_one("#position", Input)
+        if self.position_game != self.game_id:
+            if self.position_game is not None:
+                self.positions[self.position_game] = box.value
+            box.value = self.positions.get(self.game_id, "")
+            self.position_game = self.game_id
+        notation = game_entry(self.game_id).notation
+        example = notation_example(notation)
+        box.placeholder = "empty: the usual start" + (f" (or e.g. {example})"
+                                                      if example else "")
+        self.query_one("#position-help", Static).update(Text(
+            f"notation: {notation or 'the game’s own'}"))
+        self.check_position()
+
+    def check_position(self) -> tuple[State | None, str | None]:
+        """Read the position box for the chosen game and board, and say under it what
+        it holds: the side to move, or what is wrong. Returns (state, problem), one of
+        them None."""
+        check = self.query_one("#position-check", Static)
+        text = self.query_one("#position", Input).value
+        game = get_game(self.game_id, **self.chosen_options())
+        try:
+            state, description = read_start(game, text)
+        except PlygroundError as problem:
+            message = f"{problem}{self.fitting_variant(text)}"
+            check.set_class(True, "-invalid")
+            check.update(Text(f"✗ {message}"))
+            return None, message
+        check.set_class(False, "-invalid")
+        check.update(Text(f"✓ {description}"))
+        if self.position_refused:  # mended: the error line no longer applies
+            self.position_refused = False
+            self.query_one("#setup-error", Static).update("")
+        return state, None
+
+    def fitting_variant(self, text: str) -> str:
+        """For a position the chosen board does not read: which other board (variant)
+        of the game would, said as advice ("" if none)."""
+        for label, options in self.variants():
+            if options == self.chosen_options():
+                continue
+            try:
+                read_start(get_game(self.game_id, **options), text)
+            except PlygroundError:
+                continue
+            return f" (it is a position for “{label}”: choose that above)"
+        return ""
 
     def label_sides(self) -> None:
         game = get_game(self.query_one("#game", Select).value)
@@ -288,11 +385,16 @@ class SetupScreen(Screen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
             if event.value != self.game_id:  # not the Select announcing its first value
-                self.game_id, self.options = event.value, {}
+                self.options_of[self.game_id] = self.options  # its board comes back too
+                self.game_id = event.value
+                self.options = self.options_of.get(self.game_id, {})
             self.show_variants(self.options)
+            self.show_position()
             self.label_sides()
             return
         if event.select.id == "variant":
+            self.options = self.chosen_options()
+            self.check_position()
             return
         row = next(row for row in self.rows() if event.select in row.children)
         row.describe(event.value)
@@ -313,25 +415,37 @@ class SetupScreen(Screen):
         elif event.button.id == "quit":
             self.app.exit()
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "position":
+            self.check_position()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
 
     def action_start(self) -> None:
         sides = tuple(spec_for(row.kind, row.value) for row in self.rows())
         error = self.query_one("#setup-error", Static)
+        self.position_refused = False
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
             error.update(Text(f"Seed: {seed_text!r} is not a whole number"))
             return
-        labels = get_game(self.query_one("#game", Select).value).side_labels
-        for label, spec in zip(labels, sides):
+        game = get_game(self.game_id, **self.chosen_options())
+        start, problem = self.check_position()
+        if start is None:
+            error.update(Text(f"Start position: {problem}"))
+            self.position_refused = True
+            self.query_one("#position", Input).focus()
+            return
+        for label, spec in zip(game.side_labels, sides):
             try:
                 parse_side(spec)
             except PlygroundError as problem:
                 error.update(Text(f"{label}: {problem}"))
                 return
         error.update("")
-        self.app.start_match(self.query_one("#game", Select).value, sides,
+        position = None if start == game.start() else game.format_position(start)
+        self.app.start_match(self.game_id, sides, position,
                              options=self.chosen_options(), seed=seed)
