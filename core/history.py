@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .game import Game, Move, Outcome, PlygroundError, State, parse_game
 from .gametree import GameTree
@@ -85,7 +86,8 @@ COLUMNS = "id, game, first, second, result, reason, date, moves, source"
 
 class History:
     """The history database at `path` (history_path() by default), opened or created
-    and brought to the current schema. One object may be used from several threads."""
+    and brought to the current schema (`migrations`: MIGRATIONS, or the first of them
+    to make an older database). One object may be used from several threads."""
 
     def __init__(self, path: Path | None = None, migrations: Sequence[Callable] | None = None
                  ) -> None:
@@ -111,16 +113,13 @@ class History:
         return PlygroundError(f"the game history {self.path} cannot be used: {error}")
 
     def open(self) -> None:
-        try:
+        with self.failures():
             # Read before anything writes: a file that is no database, or one newer
             # than this code, is left untouched.
-            version = self.version()
-            self.refuse_newer(version)
+            self.refuse_newer(self.version())
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # safe with WAL
             self.migrate()
-        except sqlite3.Error as error:
-            raise self.error(error) from None
 
     def version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -144,8 +143,18 @@ class History:
                 self.migrations[version](self.db)
                 self.db.execute(f"PRAGMA user_version = {version + 1}")
 
-    def transaction(self):
-        return Transaction(self.db)
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE (the write lock now, waiting up to the busy timeout) ...
+        COMMIT, or ROLLBACK on an exception."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if self.db.in_transaction:  # (some errors end the transaction themselves)
+                self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def close(self) -> None:
         with self.lock:
@@ -242,55 +251,24 @@ class History:
         return PlygroundError(f"no game {id} in the history ({self.path}): "
                               "`plyground games list` lists them")
 
-    def writing(self):
-        return Guarded(self, write=True)
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """A write transaction under the object's lock; a sqlite3 error becomes a
+        PlygroundError that names the file."""
+        with self.lock, self.failures(), self.transaction():
+            yield
 
-    def reading(self):
-        return Guarded(self, write=False)
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self.lock, self.failures():
+            yield
 
-
-class Transaction:
-    """BEGIN IMMEDIATE (take the write lock now, waiting up to the busy timeout) ...
-    COMMIT, or ROLLBACK on an exception."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, error, trace) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-
-class Guarded:
-    """One statement or transaction under the object's lock, a sqlite3 error becoming
-    a PlygroundError that names the file."""
-
-    def __init__(self, history: History, write: bool) -> None:
-        self.history, self.write = history, write
-        self.transaction = Transaction(history.db) if write else None
-
-    def __enter__(self) -> None:
-        self.history.lock.acquire()
+    @contextmanager
+    def failures(self) -> Iterator[None]:
         try:
-            if self.transaction:
-                self.transaction.__enter__()
+            yield
         except sqlite3.Error as error:
-            self.history.lock.release()
-            raise self.history.error(error) from None
-
-    def __exit__(self, kind, error, trace) -> None:
-        try:
-            if self.transaction:
-                self.transaction.__exit__(kind, error, trace)
-        except sqlite3.Error as failure:
-            if kind is None:
-                raise self.history.error(failure) from None
-        finally:
-            self.history.lock.release()
-        if isinstance(error, sqlite3.Error):
-            raise self.history.error(error) from None
+            raise self.error(error) from None
 
 
 def columns(record: GameRecord) -> tuple:
