@@ -3,7 +3,7 @@
 A node's first child is its main continuation and the others are variations (other
 moves tried in the same position), as in a PGN file. The live game of a `Match` is the
 tree's main line; walking back and playing another move adds a variation, and nothing
-is removed except by an explicit take-back (`cut`).
+is removed except by an explicit take-back (`GameTree.sync`).
 """
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from .game import Move, State
 class GameNode:
     state: State  # the position after `move`
     move: Move | None = None  # None at the root (the start position)
-    parent: "GameNode | None" = None
-    children: list["GameNode"] = field(default_factory=list)
+    # not in the repr: a node's repr would hold the whole tree
+    parent: "GameNode | None" = field(default=None, repr=False)
+    children: list["GameNode"] = field(default_factory=list, repr=False)
     comment: str = ""
 
     def child(self, move: Move) -> "GameNode | None":
@@ -75,9 +76,11 @@ class GameNode:
 
     def walk(self) -> Iterator["GameNode"]:
         """Every node below this one, depth first, main continuation first."""
-        for child in self.children:
-            yield child
-            yield from child.walk()
+        stack = self.children[::-1]  # a stack, not recursion: a long game is deep
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(node.children[::-1])
 
 
 class GameTree:

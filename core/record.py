@@ -16,12 +16,15 @@
   the first side won, `0-1` the second, `1/2-1/2` a draw, `*` unfinished), `Reason`
   (how it ended), `Position` (the start, in the game's notation, when it is not the
   usual one). Other headers are kept as they are. A `"` or `\\` in a value is escaped
-  with a backslash.
+  with a backslash; a line break in a value is written as a space. The known names
+  are read in any case (`[game "connect4"]`).
 - Then the moves in the game's own notation. `3.` or `3...` are move numbers (the
   first side's, the second side's move); they help a reader and are not checked.
   `{...}` is a comment on the move before it; `( ... )` after a move holds another
-  move tried instead of it, and what followed; variations nest. `;` comments out the
-  rest of a line. The result ends the moves.
+  move tried instead of it, and what followed; variations nest (a comment just after
+  `(` goes with the variation's first move). `;` comments out the rest of a line.
+  The result ends the moves; with no result, neither a header nor at the end of the
+  moves, a finished position gives it, else the game is unfinished (`*`).
 
 Reading checks every move in its position; an error names the line and the move.
 """
@@ -29,20 +32,22 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from .game import Game, Outcome, PlygroundError, parse_game
+from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game
 from .gametree import GameNode, GameTree
-from .match import Match
+from .match import Match, parse_side
 
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 UNFINISHED = "*"
 WINNERS = {text: winner for winner, text in RESULTS.items()}
 ORDER = ("Game", "First", "Second", "Seed", "Date", "Result", "Reason", "Position")
+KNOWN = {name.lower(): name for name in ORDER}
 HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 MOVE_NUMBER = re.compile(r"\d+\.+")
 LINE_WIDTH = 79
@@ -78,14 +83,33 @@ class GameRecord:
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended (None if it did not)."""
+        """How the game ended (None if it did not): the final position's own outcome
+        when it is over, else the result with the Reason's own words (what follows
+        `Yellow wins: `), as the Match that was recorded had it."""
         if self.result == UNFINISHED:
             return None
-        return Outcome(WINNERS[self.result], self.reason)
+        winner = WINNERS[self.result]
+        ended = self.final.outcome()
+        if ended is not None and ended.winner == winner:
+            return ended
+        said = self.game.describe_outcome(Outcome(winner, ""))
+        reason = self.reason
+        if reason == said:
+            reason = ""
+        elif reason.startswith(said + ": "):
+            reason = reason[len(said) + 2:]
+        return Outcome(winner, reason)
 
     def match(self) -> Match:
         """The game as a Match at its last main-line position (a game a side forfeited
-        or resigned ends with that outcome, though the position plays on)."""
+        or resigned ends with that outcome, though the position plays on). A player
+        that names no agent here raises RecordError naming its header."""
+        for name, spec in zip(("First", "Second"), self.players):
+            try:
+                parse_side(spec)
+            except PlygroundError as error:
+                raise RecordError(f"the {name} header ({spec!r}) names no player: "
+                                  f"{error}") from None
         match = Match(self.game, self.players, self.start, seed=self.seed)
         for move in self.moves:
             match.play(move)
@@ -110,15 +134,21 @@ def record_of(match: Match, tree: GameTree | None = None, date: str | None = Non
         tree = GameTree.from_moves(match.start, match.moves)
     outcome = match.outcome
     if outcome is not None:
-        reason = match.game.describe_outcome(outcome) + (
-            f": {outcome.reason}" if outcome.reason else "")
+        reason = said_outcome(match.game, outcome)
     return GameRecord(match.game, tree, tuple(match.sides), match.seed,
                       date or now(), result_text(outcome), reason or "")
 
 
 # --- writing -------------------------------------------------------------------------
 
+def one_line(value: str) -> str:
+    """A header value on one line: each line break a space."""
+    return " ".join(value.splitlines())
+
+
 def quote(value: str) -> str:
+    """A header value in quotes, on one line, `"` and `\\` escaped."""
+    value = one_line(value)
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -129,11 +159,13 @@ def format_record(record: GameRecord) -> str:
                "Seed": "" if record.seed is None else str(record.seed),
                "Date": record.date, "Result": record.result, "Reason": record.reason,
                "Position": "" if record.start == game.start()
-               else game.format_position(record.start), **record.headers}
+               else game.format_position(record.start)}
+    headers.update((name, value) for name, value in record.headers.items()
+                   if name.lower() not in KNOWN)  # the known ones come from the record
     lines = [f"[{name} {quote(value)}]" for name, value in headers.items()
-             if value or name in ("Game", "First", "Second", "Result")]
+             if one_line(value) or name in ("Game", "First", "Second", "Result")]
     tokens = []
-    if record.tree.root.comment:
+    if record.tree.root.comment.strip():
         tokens.append(comment_token(record.tree.root.comment))
     tokens += list(movetext(game, record.tree.root)) + [record.result]
     return "\n".join(lines) + "\n\n" + "\n".join(wrap(tokens)) + "\n"
@@ -161,15 +193,15 @@ def movetext(game: Game, node: GameNode, forced: bool = True) -> Iterator[str]:
         for variation in variations:
             yield "("
             yield from played(game, node, variation, True)
-            yield from movetext(game, variation, False)
+            yield from movetext(game, variation, bool(variation.comment.strip()))
             yield ")"
-        forced = bool(variations or main.comment)
+        forced = bool(variations or main.comment.strip())
         node = main
 
 
 def played(game: Game, node: GameNode, child: GameNode, forced: bool) -> Iterator[str]:
     yield number(node.state, forced) + game.format_move(child.move)
-    if child.comment:
+    if child.comment.strip():
         yield comment_token(child.comment)
 
 
@@ -185,22 +217,44 @@ def wrap(tokens: list[str]) -> list[str]:
 
 
 def save_record(path: str | os.PathLike, record: GameRecord) -> None:
-    """Write the record to `path` atomically: a crash leaves the old file whole."""
-    write_atomically(Path(path), format_record(record))
+    """Write the record to `path` atomically: a crash leaves the old file whole. A
+    file that cannot be written raises RecordError saying why (the old one stays)."""
+    path = Path(path).expanduser()
+    try:
+        write_atomically(path, format_record(record))
+    except OSError as error:
+        raise RecordError(f"cannot save the game to {path}: "
+                          f"{error.strerror or error}") from None
 
 
 def write_atomically(path: Path, text: str) -> None:
-    path = path.expanduser()
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `text` to a new file beside `path`, then move it over `path` in one step:
+    `path` is either the old file or the new one, never part of either, and the new
+    file is left behind by no failure. A new file gets the usual permissions (the
+    umask's), a replaced one keeps its own."""
+    path = Path(path).expanduser()
+    folder = path.parent
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            handle = os.open(temporary, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
+        try:
+            os.chmod(handle, stat.S_IMODE(os.stat(path).st_mode))
+        except (FileNotFoundError, NotADirectoryError, AttributeError,
+                NotImplementedError):
+            pass
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
@@ -209,7 +263,7 @@ def write_atomically(path: Path, text: str) -> None:
 def load_record(path: str | os.PathLike) -> GameRecord:
     path = Path(path).expanduser()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RecordError(f"no game record at {path}") from None
     except UnicodeDecodeError:
@@ -220,7 +274,11 @@ def load_record(path: str | os.PathLike) -> GameRecord:
 
 
 def parse_record(text: str, source: str = "record") -> GameRecord:
-    lines = text.splitlines()
+    """The record `text` holds (RecordError naming the line, and the move, if it is not
+    one); `source` names it in messages (a file's path)."""
+    # lines end at \n, \r\n or \r only, as an editor counts them
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     headers: dict[str, tuple[str, int]] = {}
     index = 0
     for index, line in enumerate(lines):
@@ -233,7 +291,8 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         if not found:
             raise RecordError(f'{source} line {index + 1}: {stripped!r} is not a header '
                               'like [Name "value"]')
-        name, value = found[1], re.sub(r"\\(.)", r"\1", found[2])
+        name = KNOWN.get(found[1].lower(), found[1])
+        value = re.sub(r"\\(.)", r"\1", found[2])
         if name in headers:
             raise RecordError(f"{source} line {index + 1}: header {name} given twice")
         headers[name] = (value, index + 1)
@@ -244,7 +303,8 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         return RecordError(f"{source} line {headers[name][1]}: {name} {problem}")
 
     if "Game" not in headers:
-        raise RecordError(f'{source}: no [Game "..."] header naming the game')
+        raise RecordError(f'{source} line 1: no [Game "..."] header naming the game '
+                          '(the headers come first, one a line)')
     try:
         game = parse_game(headers["Game"][0])
     except PlygroundError as error:
@@ -281,13 +341,15 @@ def check_result(record: GameRecord, end, source: str, line: int | None) -> None
     ended by a forfeit or resignation (any result)."""
     token, token_line = end
     where = f"{source} line {line or token_line}"
+    outcome = record.final.outcome()
     if token is not None and token != record.result:
         if line is None:
             record.result = token
         else:
             raise RecordError(f"{source} line {token_line}: the moves end in {token} "
                               f"but the Result header says {record.result}")
-    outcome = record.final.outcome()
+    elif token is None and line is None and outcome is not None:
+        record.result = RESULTS[outcome.winner]  # no result given: the game's own
     if outcome is not None and RESULTS[outcome.winner] != record.result:
         said = record.game.describe_outcome(outcome)
         raise RecordError(f"{where}: the result is {record.result} but the last "
@@ -331,8 +393,12 @@ def tokens(lines: list[str], first: int, source: str) -> Iterator[tuple[str, str
             at += 1
         else:
             end, depth = at, 0
-            while end < len(text) and not text[end].isspace() and text[end] not in "{};":
+            while end < len(text) and text[end] not in "{};\n" and (
+                    not text[end].isspace()  # "c3x(c2, b3)" is one move
+                    or depth and text[at:end].rstrip().endswith(",")):
                 if text[end] == "(":
+                    if end == at or text[end - 1] not in "xX":
+                        break  # "3(": a variation; "c3x(c2,b3)": a capture list
                     depth += 1
                 elif text[end] == ")":
                     if depth == 0:
@@ -356,8 +422,12 @@ def tokens(lines: list[str], first: int, source: str) -> Iterator[tuple[str, str
 def read_moves(game: Game, tree: GameTree, lines: list[str], first: int,
                source: str) -> tuple[str | None, int]:
     """Read the moves into `tree`; returns the result token ending them, and its line."""
-    node, stack, ended = tree.root, [], None
+    node, ended = tree.root, None
+    stack: list[tuple[GameNode, int]] = []  # per open variation: where it returns, its line
     last_line = first + 1
+    fresh, pending = False, ""  # just after "(", and a comment read there: it goes
+    # with the variation's first move
+    nesting = {id(tree.root): 0}  # per node read, how deep in variations it was read
     for kind, text, line in tokens(lines, first, source):
         last_line = line
         if ended is not None:
@@ -366,30 +436,55 @@ def read_moves(game: Game, tree: GameTree, lines: list[str], first: int,
         if kind == "result":
             if stack:
                 raise RecordError(f"{source} line {line}: the moves end ({text}) inside "
-                                  "a variation that was never closed with )")
+                                  f"the variation opened on line {stack[-1][1]}, "
+                                  "never closed with )")
             ended = text, line
             continue
         if kind == "comment":
-            node.comment = " ".join((node.comment + " " + " ".join(text.split())).split())
+            if fresh:
+                pending = joined(pending, text)
+            else:
+                node.comment = joined(node.comment, text)
         elif kind == "open":
             if node.parent is None:
                 raise RecordError(f"{source} line {line}: a variation ( must follow the "
                                   "move it replaces")
-            stack.append(node)
-            node = node.parent
+            stack.append((node, line))
+            node, fresh = node.parent, True
         elif kind == "close":
             if not stack:
                 raise RecordError(f"{source} line {line}: a ) closes no variation")
-            node = stack.pop()
+            node, fresh = stack.pop()[0], False
+            if pending:  # a variation with a comment and no move: the comment stays
+                node.comment, pending = joined(node.comment, pending), ""
         elif kind == "move":
             try:
                 move = game.parse_move(text, node.state)
-                node = node.add(move)
-            except PlygroundError as error:
-                after = game.format_line(node.moves()) or "the start"
+                before, node = node.children[:1], node.add(move)
+            except IllegalMove as error:
                 raise RecordError(f"{source} line {line}: move {text!r} (after "
-                                  f"{after}) is not legal: {error}") from None
+                                  f"{moves_before(game, node)}) is not legal: "
+                                  f"{error}") from None
+            except PlygroundError as error:
+                raise RecordError(f"{source} line {line}: move {text!r} (after "
+                                  f"{moves_before(game, node)}) is not a move: "
+                                  f"{error}") from None
+            nesting.setdefault(id(node), len(stack))
+            if before and nesting[id(before[0])] > len(stack):
+                node.promote()  # "4 (4 3) 5": a variation went on first; 5 is main
+            if pending:
+                node.comment, pending = joined(pending, node.comment), ""
+            fresh = False
     if stack:
-        raise RecordError(f"{source} line {last_line}: a variation opened with ( is "
+        raise RecordError(f"{source} line {stack[-1][1]}: a variation opened with ( is "
                           "never closed")
     return ended or (None, last_line)
+
+
+def joined(comment: str, text: str) -> str:
+    """Two comments as one, each run of white space one space."""
+    return " ".join(f"{comment} {text}".split())
+
+
+def moves_before(game: Game, node: GameNode) -> str:
+    return game.format_line(node.moves()) or "the start"
