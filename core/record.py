@@ -218,13 +218,8 @@ def wrap(tokens: list[str]) -> list[str]:
 
 def save_record(path: str | os.PathLike, record: GameRecord) -> None:
     """Write the record to `path` atomically: a crash leaves the old file whole. A
-    file that cannot be written raises RecordError saying why (the old one stays)."""
-    path = Path(path).expanduser()
-    try:
-        write_atomically(path, format_record(record))
-    except OSError as error:
-        raise RecordError(f"cannot save the game to {path}: "
-                          f"{error.strerror or error}") from None
+    file that cannot be written raises the OSError (the old one stays as it was)."""
+    write_atomically(Path(path), format_record(record))
 
 
 def write_atomically(path: Path, text: str) -> None:
