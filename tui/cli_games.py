@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plyground.core import PlygroundError
-from plyground.core.history import History, history_path
+from plyground.core.history import History
 from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
                                    parse_record, write_atomically)
 
@@ -37,6 +37,7 @@ def games(ctx: typer.Context) -> None:
     """
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
+
 
 GameId = Annotated[int, typer.Argument(metavar="ID", help="the game's id, as "
                                        "`plyground games list` shows it",
@@ -67,7 +68,7 @@ def list_games(
         return
     if not games:
         typer.echo(f"no games{' match' if game or agent or result else ''} "
-                   f"in the history ({history_path()})")
+                   f"in the history ({history.path})")
         return
     table = Table(box=SIMPLE)
     for header in ("id", "date", "game", "first", "second", "result", "moves", "source"):
