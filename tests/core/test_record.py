@@ -9,6 +9,7 @@ import os
 import random
 import re
 import stat
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -877,3 +878,27 @@ def test_a_long_game_is_walked_without_recursion():
 def test_a_nodes_repr_is_short():
     tree = GameTree.from_moves(GAME.start(), [3] * 6)
     assert len(repr(tree.main_line()[2])) < 400
+
+
+# --- the README --------------------------------------------------------------------
+
+def readme_records() -> list[str]:
+    """The example records of the README's Game records section."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    section = readme.split("\n## Game records\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+
+
+def test_the_readme_examples_read_and_are_written_as_they_are():
+    examples = readme_records()
+    assert len(examples) == 2
+    for text in examples:
+        record = parse_record(text)
+        assert format_record(record) == text
+        assert record.tree.has_variations
+    connect4, cephalopod = map(parse_record, examples)
+    assert connect4.outcome == Outcome(0, "X connects four")
+    assert connect4.match().outcome == connect4.outcome
+    assert cephalopod.outcome is None
+    assert any(node.move.captures and not node.on_main_line
+               for node in cephalopod.tree.nodes())
