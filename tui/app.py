@@ -16,7 +16,8 @@ from textual.screen import Screen
 
 from plyground.core import PlygroundError, get_game
 from plyground.core.engine import Engine
-from plyground.core.match import Match
+from plyground.core.match import HUMAN, Match
+from plyground.core.record import GameRecord
 
 from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
 from .screens.setup import SetupScreen
@@ -32,9 +33,10 @@ class PlygroundApp(App):
                  position: str | None = None, *, options: dict | None = None,
                  clock: str = "real", move_delay: float = 0.6,
                  animations: bool = True, analysis: bool = True,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, record: GameRecord | None = None) -> None:
         super().__init__()
         self.start_with = (game_id, sides, position, options or {})
+        self.record = record  # a game record to open (`play --load`)
         self.seed = seed  # the games' seed (`play --seed`); None: each game draws one
         self.clock = clock
         self.move_delay = move_delay
@@ -58,6 +60,9 @@ class PlygroundApp(App):
             self.theme = DEFAULT_THEME
         for problem in problems:
             self.notify(problem, severity="warning")
+        if self.record is not None:
+            self.open_record(self.record)
+            return
         game_id, sides, position, options = self.start_with
         if game_id is not None and sides is not None:
             try:
@@ -106,6 +111,24 @@ class PlygroundApp(App):
         self.game_screen = GameScreen(match, self.move_delay)
         self.push_screen(self.game_screen)
 
+    def open_record(self, record: GameRecord, history_id: int | None = None,
+                    replacing: Screen | None = None) -> None:
+        """Open a game record on the board, its variations in the move list; the
+        game goes on from its last position. A player the record names that cannot
+        be made here (a plugin not installed) is played by a human, as said."""
+        try:
+            match = record.match()
+        except PlygroundError as error:
+            self.notify(f"{error}: its sides are played by humans here.",
+                        title="Players replaced", severity="warning", markup=False)
+            record.players = (HUMAN, HUMAN)
+            match = record.match()
+        if replacing is not None:
+            self.pop_screen()
+        self.game_screen = GameScreen(match, self.move_delay, tree=record.tree,
+                                      history_id=history_id)
+        self.push_screen(self.game_screen)
+
     def show_setup(self, match: Match) -> None:
         """Leave the game for the setup screen, keeping the game's choices. The setup
         screen the game came from keeps its Seed as typed; a game opened from the
@@ -140,7 +163,7 @@ def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,
 
 def run(game_id: str | None = None, sides: tuple[str, str] | None = None,
         position: str | None = None, options: dict | None = None,
-        seed: int | None = None) -> None:
+        seed: int | None = None, record: GameRecord | None = None) -> None:
     """Open the setup screen, or a game directly when the game and both sides are given;
     `options` are the game's (e.g. a board size), `seed` the games' (else drawn)."""
-    create_app(game_id, sides, position, options=options, seed=seed).run()
+    create_app(game_id, sides, position, options=options, seed=seed, record=record).run()

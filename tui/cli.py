@@ -21,6 +21,7 @@ import sys
 from collections import Counter
 from contextlib import closing, nullcontext
 from dataclasses import asdict
+from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 import typer
@@ -43,6 +44,7 @@ from plyground.core.match import forfeit_outcome, seeded
 from plyground.core.perft import distinct_positions, perft
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
+from plyground.core.record import load_record
 from plyground.core.tournament import (GameResult, cross_table, pair_seed,
                                        round_robin, run_match, run_tournament, scores,
                                        tally, turns)
@@ -159,9 +161,16 @@ GameSeed = Annotated[Optional[int], typer.Option(
          "and its side, the same in play, demo and analyze", show_default=False)]
 
 
+LoadRecord = Annotated[Optional[Path], typer.Option(
+    "--load", metavar="FILE", help="open a saved game record (see the README's Game "
+    "records): its moves and variations, the game going on from its last position",
+    show_default=False)]
+
+
 @app.command()
 def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None,
-         position: Position = None, seed: GameSeed = None) -> None:
+         position: Position = None, seed: GameSeed = None,
+         load: LoadRecord = None) -> None:
     """Open the app on a game.
 
     Naming a side skips the side choice (an unnamed side is human);
@@ -169,6 +178,18 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
     each game draws a seed; the game screen shows it.
     """
     game = parse_game(game_spec)
+    if load is not None:
+        record = load_record(load)
+        if record.game.id != game.id:
+            raise PlygroundError(f"{load} is a game of {record.game.title}, not "
+                                 f"{game.title}: play {record.game.id} --load {load}")
+        if first is not None or second is not None or position is not None:
+            raise PlygroundError("--load opens the record's own players and position: "
+                                 "leave out --x, --o and --position")
+        from plyground.tui.app import run
+
+        run(record=record)
+        return
     if position is not None:
         position = game.format_position(game.parse_position(position))
     sides = None

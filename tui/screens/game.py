@@ -18,11 +18,15 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from plyground.core.agents import parse_agent
 from plyground.core.analysis import can_analyse
 from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
                                    EngineEvents, EngineFailed, EngineForfeit,
                                    EngineWarning, SearchRequest)
-from plyground.core.game import IllegalMove
+from plyground.core.game import IllegalMove, PlygroundError
+from plyground.core.gametree import GameNode, GameTree
+from plyground.core.history import History
+from plyground.core.record import now, record_of
 from plyground.core.match import Match
 from plyground.core.search.control import Budget
 from plyground.core.search.events import (AnalysisProgress, IterationDone, MctsSnapshot,
@@ -38,10 +42,12 @@ from ..widgets.move_list import MoveList
 from .help import HelpScreen, keys_text
 from .opponent import OpponentScreen
 from .result import ResultScreen
+from .save import SaveScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
+HINT_AGENT = parse_agent("alphabeta:time=1")  # hints where no solver has proven values
 
 
 class EngineUpdate(Message):
@@ -104,14 +110,30 @@ class GameScreen(Screen):
         Binding("a", "toggle_analysis", "Analysis"),
         Binding("r", "retry", "Retry"),
         Binding("o", "another_opponent", "Other player"),
+        Binding("left_square_bracket", "walk(-1)", "Back", show=False),
+        Binding("right_square_bracket", "walk(1)", "Forward", show=False),
+        Binding("l", "live", "Live game", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("w", "save", "Save"),
+        Binding("g", "games", "Games", show=False),
         Binding("question_mark,f1", "help", "Help", show=False),
         Binding("escape", "setup", "Setup"),
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, match: Match, move_delay: float = 0.6) -> None:
+    def __init__(self, match: Match, move_delay: float = 0.6,
+                 tree: GameTree | None = None, history_id: int | None = None) -> None:
         super().__init__()
         self.match = match
+        # the game with its variations (its main line is the live game's moves)
+        self.game_tree = tree or GameTree.from_moves(match.start, match.moves)
+        self.viewing: GameNode | None = None  # a position chosen in the move list
+        self.decided: dict[GameNode, Text] = {}  # a searched move: what decided it
+        self.hint_id: int | None = None  # the hint's search in the analysis engine
+        self.hint_state = None
+        self.history_id = history_id  # the game's entry in the history, once kept
+        self.started = now()  # the record's date
+        self.live: GameNode = self.game_tree.root
         self.move_delay = move_delay  # pause between two agents' moves, to follow them
         self.search: SearchRecord | None = None  # running
         self.last: SearchRecord | None = None  # the last finished search with a result
@@ -199,12 +221,10 @@ class GameScreen(Screen):
 
     def after_move(self, animate: bool) -> None:
         """Show the position and start whatever comes next."""
-        self.board.show(self.match.state, animate=animate)
-        start = self.match.start
-        start_text = "" if start == self.match.game.start() else \
-            self.match.game.format_position(start)
-        self.query_one(MoveList).show(self.match.move_texts(), start.ply, start.to_move,
-                                      start_text)
+        self.live = self.game_tree.sync(self.match.moves)
+        if self.viewing is None:
+            self.board.show(self.match.state, animate=animate)
+        self.refresh_moves()
         self.refresh_players()
         self.show_turn()
         self.analyse()
@@ -215,8 +235,23 @@ class GameScreen(Screen):
             self.later(self.move_delay if animate and self.match.watching else 0,
                        self.start_search)
 
+    @property
+    def shown_state(self):
+        """The position on the board: the live game's, or one chosen in the move list."""
+        return self.match.state if self.viewing is None else self.viewing.state
+
+    def refresh_moves(self) -> None:
+        start = self.match.start
+        start_text = "" if start == self.match.game.start() else \
+            self.match.game.format_position(start)
+        self.query_one(MoveList).show(self.match.game, self.game_tree,
+                                      self.viewing or self.live, self.live, start_text)
+
     def show_turn(self) -> None:
         """The status line and the board's cursor for the current position."""
+        if self.viewing is not None:
+            self.show_viewing()
+            return
         outcome = self.match.outcome
         agent = self.match.agent_to_move()
         self.board.set_interactive(outcome is None and agent is None)
@@ -269,6 +304,7 @@ class GameScreen(Screen):
         outcome = self.match.outcome
         if outcome is None or isinstance(self.app.screen, ResultScreen):
             return
+        self.keep_in_history()
         self.app.push_screen(ResultScreen(self.match.game.describe_outcome(outcome),
                                           outcome.reason,
                                           replace=self.match.forfeit is not None),
@@ -396,6 +432,8 @@ class GameScreen(Screen):
             self.inspector.finish(update.result, self.side_label(search.side))
             self.last = search
             self.play(update.result.best_move)
+            if self.match.moves and self.match.moves[-1] == update.result.best_move:
+                self.decided[self.live] = self.inspector.decision_summary()
         elif isinstance(update, EngineForfeit):
             self.search = None
             self.forfeit(update.message)
@@ -441,7 +479,7 @@ class GameScreen(Screen):
     def show_heat(self, events: list) -> None:
         """Where MCTS spends its playouts, on the board."""
         snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
-        if snapshots:
+        if snapshots and self.viewing is None:
             stats = snapshots[-1].stats
             total = sum(stat.visits for stat in stats) or 1
             self.board.show_heat({stat.move: stat.visits / total for stat in stats})
@@ -462,7 +500,7 @@ class GameScreen(Screen):
         if not self.has_analysis:
             return
         panel = self.query_one(AnalysisPanel)
-        state = self.match.state
+        state = self.shown_state
         if self.analysis_shown and panel.state == state and (
                 panel.phase == "done" or self.analysis_id is not None):
             return  # solved, or being solved (a pause, a retry: the same position)
@@ -487,6 +525,10 @@ class GameScreen(Screen):
         if isinstance(update, EngineWarning):
             self.tell(update.message, severity="warning")
             return
+        if update.search_id == self.hint_id and self.hint_id is not None:
+            if isinstance(update, (EngineDone, EngineFailed)):
+                self.hint_found(update)
+            return
         if update.search_id != self.analysis_id:
             return  # the analysis of a position no longer shown
         panel = self.query_one(AnalysisPanel)
@@ -509,6 +551,9 @@ class GameScreen(Screen):
 
     def on_board_widget_move_chosen(self, message: BoardWidget.MoveChosen) -> None:
         message.stop()
+        if self.viewing is not None:
+            self.play_variation(message.move)
+            return
         if self.match.outcome is not None:
             self.tell("The game is over: n starts a new game, u takes moves back.")
             return
@@ -527,6 +572,203 @@ class GameScreen(Screen):
         else:
             self.show_turn()
 
+    # --- walking the game ---------------------------------------------------------
+
+    def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
+        message.stop()
+        self.view(message.node)
+
+    def view(self, node: GameNode | None) -> None:
+        """Show `node`'s position (None or the live node: the live game)."""
+        if node is self.live:
+            node = None
+        if node is None and self.viewing is None:
+            return
+        self.viewing = node
+        self.stop_hint()
+        if node is None:
+            self.board.show(self.match.state)
+            self.board.show_heat({})
+            self.inspector.show_live()
+        else:
+            self.board.show_reached(node.state, node.parent and node.parent.state)
+            self.board.show_heat({})
+            self.inspector.show_past(*self.past_decision(node))
+        self.refresh_moves()
+        self.show_turn()
+        self.analyse()
+        self.refresh_bindings()
+
+    def leave_viewing(self) -> None:
+        if self.viewing is not None:
+            self.view(None)
+
+    def past_decision(self, node: GameNode) -> tuple[Text, Text]:
+        """The inspector's summary and text for an earlier position: how its move was
+        decided (a search's summary, kept when it decided), and how the next one was."""
+        game = self.match.game
+        where = "a variation" if not node.on_main_line else \
+            "the start" if node.parent is None else "the game"
+        summary = Text(f"Viewing {where}: {self.position_name(node)}. "
+                       "The live game goes on; l or End: back to it.", style="bold")
+        text = Text()
+        for title, decided in (("The move that led here", node),
+                               ("The move played from here", node.children[0]
+                                if node.children else None)):
+            if decided is None or decided.move is None:
+                continue
+            text.append(f"{title}: {game.format_move(decided.move)}\n", style="bold")
+            text.append_text(self.decided.get(decided, Text(
+                "played by a human, or in a variation: no search decided it")))
+            text.append("\n\n")
+        return summary, text or Text("No move yet.")
+
+    def position_name(self, node: GameNode) -> str:
+        if node.parent is None:
+            return "the start position"
+        moves = self.match.game.format_line(node.moves())
+        return f"after {moves}" if len(moves) <= 40 else f"after …{moves[-38:]}"
+
+    def show_viewing(self) -> None:
+        node = self.viewing
+        outcome = node.state.outcome()
+        self.board.set_interactive(outcome is None)
+        side = self.side_label(node.state.to_move)
+        if outcome is not None:
+            what = f"{self.match.game.describe_outcome(outcome)}: {outcome.reason}."
+        else:
+            what = (f"{side} to move: a move played here starts a variation "
+                    "(no agent answers it).")
+        self.set_status(f"Viewing {self.position_name(node)}. {what}  [ ]: walk · "
+                        "l: live game")
+
+    def play_variation(self, move) -> None:
+        """A move played on a position of the past: a variation (or the move that
+        was played there, walking on), kept in the tree."""
+        try:
+            node = self.viewing.add(move)
+        except IllegalMove as error:
+            reason = str(error)
+            self.tell(f"{reason[:1].upper()}{reason[1:]}.", severity="warning")
+            return
+        self.view(node)
+
+    def action_walk(self, step: int) -> None:
+        node = self.viewing or self.live
+        target = node.parent if step < 0 else (node.children[0] if node.children
+                                               else None)
+        if target is None:
+            self.tell("That is the start of the game." if step < 0 else
+                      "No move after this one: l goes back to the live game.")
+            return
+        self.view(target)
+
+    def action_live(self) -> None:
+        if self.viewing is None:
+            self.tell("This is the live game already: [ walks back through its moves.")
+        self.view(None)
+
+    # --- the hint --------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """The best move for the side to move in the position shown, with its value:
+        the analysis panel's, once it has proven every move's value, else Alpha-Beta's
+        (HINT_AGENT, in the analysis engine)."""
+        state = self.shown_state
+        if state.outcome() is not None:
+            self.tell("The game is over in this position: there is no move to hint.")
+            return
+        self.stop_hint()
+        self.hint_state = state
+        if self.has_analysis:
+            panel = self.query_one(AnalysisPanel)
+            if panel.state == state and panel.phase == "done" and panel.values:
+                best = max(panel.values, key=lambda move: panel.values[move])
+                self.show_hint(best, panel.values[best], None, "the solver (exact)")
+                return
+        game = self.match.game
+        self.stop_analysis()
+        self.hint_id = self.app.analyst.submit(SearchRequest(
+            game.id, game.format_position(state), HINT_AGENT.spec, game.options()))
+        self.set_status(f"Hint: {HINT_AGENT.label} is looking for "
+                        f"{self.side_label(state.to_move)}'s best move…")
+
+    def show_hint(self, move, value, scale, source: str) -> None:
+        state = self.hint_state
+        value = "" if value is None else f" ({describe_value(value, state.ply, scale)})"
+        self.board.show_heat({move: 1.0})
+        self.set_status(f"Hint: {self.side_label(state.to_move)}'s best move is "
+                        f"{self.match.game.describe_move(move, state)}{value}, by "
+                        f"{source}; it is marked on the board.")
+
+    def stop_hint(self) -> None:
+        if self.hint_id is not None:
+            self.app.analyst.cancel()
+            self.hint_id = None
+
+    def hint_found(self, update) -> None:
+        self.hint_id = None
+        if self.hint_state != self.shown_state:
+            return
+        if isinstance(update, EngineDone):
+            result = update.result
+            self.show_hint(result.best_move, result.value, result.scale, HINT_AGENT.label)
+        else:
+            self.set_status(f"No hint: {update.message.splitlines()[0]}", error=True)
+        self.analyse()
+
+    # --- records and the history ------------------------------------------------------
+
+    def record(self):
+        """The game as a record: its moves, variations and comments."""
+        reason = "" if self.match.outcome is not None else "abandoned"
+        return record_of(self.match, self.game_tree, self.started, reason)
+
+    def keep_in_history(self) -> None:
+        """Keep the game (finished, or left with moves played) in the game history:
+        added once, then updated (a take-back and a new ending, variations)."""
+        if not self.match.moves and self.match.outcome is None \
+                and not self.game_tree.root.children:
+            return
+        try:
+            with History() as history:
+                if self.history_id is None:
+                    self.history_id = history.add(self.record(), "app")
+                else:
+                    history.update(self.history_id, self.record())
+        except PlygroundError as error:
+            self.tell(f"The game was not kept in the history: {error}",
+                      severity="warning")
+
+    def action_save(self) -> None:
+        def saved(path: str | None) -> None:
+            if path is not None:
+                self.tell(f"Saved to {path}  (plyground play {self.match.game.id} "
+                          f"--load FILE opens it)")
+                self.keep_in_history()
+
+        self.app.push_screen(SaveScreen(self.record()), saved)
+
+    def action_games(self) -> None:
+        """The games of the history; the one chosen opens here (this one is kept)."""
+        from .games import GamesScreen
+
+        def chosen(id: int | None) -> None:
+            if id is None:
+                return
+            try:
+                with History() as history:
+                    record = history.get(id)
+            except PlygroundError as error:
+                self.tell(str(error), severity="error", title="Cannot open that game")
+                return
+            self.keep_in_history()
+            self.cancel_search()
+            self.stop_analysis()
+            self.app.open_record(record, id, replacing=self)
+
+        self.app.push_screen(GamesScreen(), chosen)
+
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters) -> bool | None:
@@ -544,6 +786,7 @@ class GameScreen(Screen):
         return True
 
     def action_undo(self) -> None:
+        self.leave_viewing()
         self.cancel_search()
         undone = self.match.undo()
         if not undone:
@@ -554,8 +797,12 @@ class GameScreen(Screen):
         self.after_move(animate=False)
 
     def action_new_game(self) -> None:
+        self.leave_viewing()
         self.cancel_search()
+        self.keep_in_history()
         self.match.restart()
+        self.game_tree, self.decided = GameTree(self.match.start), {}
+        self.history_id, self.started = None, now()
         self.start_game()
 
     def action_pause(self) -> None:
@@ -762,10 +1009,12 @@ class GameScreen(Screen):
         self.board.focus()
 
     def action_setup(self) -> None:
+        self.keep_in_history()
         self.cancel_search()
         self.stop_analysis()
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:
+        self.keep_in_history()
         self.cancel_search()
         self.app.exit()

@@ -5,33 +5,20 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from plyground.core import PlygroundError
 from plyground.core.agents import DEFAULT_OPPONENT
 from plyground.core.match import parse_side
 
+from .dialog import Dialog
 from .setup import SideRow, player_choices, spec_for
 
 
-class OpponentScreen(ModalScreen[str | None]):
+class OpponentScreen(Dialog):
     """Dismisses with the new side's spec, or None (keep the game as it ended)."""
 
-    DEFAULT_CSS = """
-    OpponentScreen { align: center middle; }
-    OpponentScreen > Vertical {
-        width: 90; max-width: 100%; height: auto; padding: 1 2;
-        border: thick $accent; background: $surface;
-    }
-    OpponentScreen #opponent-title { text-style: bold; margin-bottom: 1; }
-    OpponentScreen #opponent-error { color: $error; height: auto; }
-    OpponentScreen Horizontal#opponent-buttons { height: auto; margin-top: 1; }
-    OpponentScreen Button { margin-right: 2; }
-    """
-    BINDINGS = [Binding("escape", "dismiss_none", "Cancel")]
 
     def __init__(self, game, side: int) -> None:
         super().__init__()
@@ -40,10 +27,10 @@ class OpponentScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         label = self.game.side_labels[self.side]
         with Vertical():
-            yield Static(f"Who plays {label} from here on?", id="opponent-title")
+            yield Static(f"Who plays {label} from here on?", id="opponent-title", classes="dialog-title")
             yield SideRow(self.side, DEFAULT_OPPONENT, "", [])
-            yield Static(id="opponent-error")
-            with Horizontal(id="opponent-buttons"):
+            yield Static(id="opponent-error", classes="dialog-error")
+            with Horizontal(id="opponent-buttons", classes="dialog-buttons"):
                 yield Button("Continue the game", id="continue", variant="primary")
                 yield Button("Cancel", id="cancel")
 
@@ -76,6 +63,3 @@ class OpponentScreen(ModalScreen[str | None]):
             self.query_one("#opponent-error", Static).update(Text(str(problem)))
             return
         self.dismiss(spec)
-
-    def action_dismiss_none(self) -> None:
-        self.dismiss(None)

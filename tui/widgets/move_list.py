@@ -1,34 +1,46 @@
-"""The moves played so far, numbered in pairs like a score sheet."""
+"""The moves of the game, numbered in pairs like a score sheet, with the variations
+tried under the move they replace, indented as in a PGN file. A click on a move, or
+the arrows while the list has the focus, show its position (`MoveList.Chosen`)."""
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
+from plyground.core.gametree import GameNode, GameTree
+from plyground.core.record import number
 
-def move_sheet(moves: list[str], first_ply: int = 0, first_side: int = 0,
-               start: str = "") -> Text:
-    """`1. 4  4` lines; a game that starts on the second side's turn opens with `…`.
-
-    `start` names a starting position other than the usual one."""
-    text = Text()
-    if start:
-        text.append(f"from position {start}\n", style="dim")
-    if not moves:
-        text.append("no moves yet", style="dim")
-        return text
-    cells = ["…"] * first_side + moves
-    for number, start in enumerate(range(0, len(cells), 2), start=first_ply // 2 + 1):
-        pair = cells[start:start + 2]
-        text.append(f"{number:>3}. ", style="dim")
-        text.append("  ".join(f"{m:<4}" for m in pair).rstrip() + "\n")
-    return text
+INDENT = 5  # a variation's first column: under the moves of its row
 
 
-class MoveList(VerticalScroll):
+class MoveList(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     MoveList { border: round $panel-lighten-2; border-title-color: $text-muted; height: 1fr; }
+    MoveList:focus { border: round $accent; }
+    MoveList #moves { width: 1fr; }
     """
+    BINDINGS = [
+        Binding("left,up", "step(-1)", "Previous move", show=False),
+        Binding("right,down", "step(1)", "Next move", show=False),
+        Binding("home", "start", "Start", show=False),
+        Binding("end", "live", "Live game", show=False),
+    ]
+
+    class Chosen(Message):
+        """The user picked a position to see: `node` (None: the live game)."""
+
+        def __init__(self, node: GameNode | None) -> None:
+            super().__init__()
+            self.node = node
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.nodes: list[GameNode] = []  # what each clickable move leads to
+        self.current: GameNode | None = None
+        self.live: GameNode | None = None
 
     def compose(self):
         yield Static(id="moves")
@@ -36,8 +48,114 @@ class MoveList(VerticalScroll):
     def on_mount(self) -> None:
         self.border_title = "Moves"
 
-    def show(self, moves: list[str], first_ply: int = 0, first_side: int = 0,
+    def show(self, game, tree: GameTree, current: GameNode, live: GameNode,
              start: str = "") -> None:
-        self.query_one("#moves", Static).update(
-            move_sheet(moves, first_ply, first_side, start))
-        self.scroll_end(animate=False)
+        """The moves of `tree`; `current` (the position on the board) stands out, and
+        `live` (where the game is) is bold. `start` names an unusual start position."""
+        self.game, self.current, self.live, self.nodes = game, current, live, []
+        text = Text()
+        if start:
+            text.append(f"from position {start}\n", style="dim")
+        if not tree.root.children:
+            text.append("no moves yet", style="dim")
+        else:
+            self.write_main_line(text, tree.root)
+        if current is tree.root and tree.root.children:
+            text.append("\n(start position shown)", style="dim")
+        self.query_one("#moves", Static).update(text)
+        self.border_title = "Moves" if current is live else \
+            "Moves — viewing (End or l: live game)"
+        if current is live:
+            self.scroll_end(animate=False)
+        else:
+            self.call_after_refresh(self.scroll_to_current, text)
+
+    def scroll_to_current(self, text: Text) -> None:
+        lines = text.plain[:self.current_offset].count("\n") if self.current_offset else 0
+        self.scroll_to(y=max(0, lines - self.size.height // 2), animate=False)
+
+    def write_main_line(self, text: Text, root: GameNode) -> None:
+        """Rows of two moves; under a row, the variations of its moves."""
+        self.current_offset = 0
+        node, row, pending = root, [], []
+        for child in root.main_line():
+            if not row:
+                full = child.parent.state.ply // 2 + 1
+                text.append(f"{full:>3}. ", style="dim")
+                if child.parent.state.to_move == 1:
+                    row.append(None)
+                    text.append(f"{'…':<6}")
+            self.write_move(text, child)
+            row.append(child)
+            pending += child.parent.children[1:]
+            if len(row) == 2 or not child.children:
+                text.append("\n")
+                for variation in pending:
+                    text.append(" " * INDENT + "(")
+                    self.write_line(text, variation, forced=True)
+                    text.append(")\n")
+                row, pending = [], []
+            else:
+                text.append(" " * max(1, 6 - len(self.label(child))))
+            node = child
+
+    def write_line(self, text: Text, first: GameNode, forced: bool) -> None:
+        """A variation inline: its moves with their numbers, nested ones in brackets."""
+        node, separate = first, False
+        while node is not None:
+            if separate:
+                text.append(" ")
+            text.append(number(node.parent.state, forced), style="dim")
+            self.write_move(text, node)
+            forced = False
+            for other in node.parent.children[1:] if node is not first else ():
+                text.append(" (")
+                self.write_line(text, other, forced=True)
+                text.append(")")
+                forced = True
+            separate = True
+            node = node.children[0] if node.children else None
+
+    def label(self, node: GameNode) -> str:
+        return self.game.format_move(node.move)
+
+    def write_move(self, text: Text, node: GameNode) -> None:
+        style = Style(meta={"@click": f"go({len(self.nodes)})"})
+        if node is self.current:
+            style += Style(reverse=True, bold=True)
+            self.current_offset = len(text.plain)
+        elif node is self.live:
+            style += Style(bold=True)
+        if node.comment:
+            style += Style(underline=True)
+        self.nodes.append(node)
+        text.append(self.label(node), style=style)
+
+    # --- choosing ----------------------------------------------------------------------
+
+    def action_go(self, index: int) -> None:
+        if 0 <= index < len(self.nodes):
+            node = self.nodes[index]
+            self.post_message(self.Chosen(None if node is self.live else node))
+
+    def action_step(self, step: int) -> None:
+        node = self.current
+        if node is None:
+            return
+        if step < 0 and node.parent is not None:
+            target = node.parent
+        elif step > 0 and node.children:
+            target = node.children[0]
+        else:
+            return
+        self.post_message(self.Chosen(None if target is self.live else target))
+
+    def action_start(self) -> None:
+        node = self.current
+        while node is not None and node.parent is not None:
+            node = node.parent
+        if node is not None:
+            self.post_message(self.Chosen(None if node is self.live else node))
+
+    def action_live(self) -> None:
+        self.post_message(self.Chosen(None))

@@ -60,6 +60,13 @@ class BoardWidget(Widget, can_focus=True):
         """Display `state`; with `animate`, its last move is animated in."""
         raise NotImplementedError
 
+    def show_reached(self, state: Any, before: Any | None) -> None:
+        """Display `state`, reached from `before` by one move (None: the start), as
+        the position chosen in the move list: its last move marked, not animated.
+        (Boards find the last move by comparing with the position shown before.)"""
+        self.state = state if before is None else before
+        self.show(state)
+
     def set_interactive(self, interactive: bool) -> None:
         """Whether a human may pick a move now (shows or hides the cursor)."""
         self.interactive = interactive

@@ -68,6 +68,7 @@ class Inspector(Vertical):
             yield MctsView(id="mcts-view")
             yield InfoView(id="info-view")
             yield StepView(id="step-view")
+            yield Static(id="past-view")
 
     def set_summary(self, text: str | Text, keep: bool = True) -> None:
         """The lines above the view (a fixed height: no relayout at 20 updates/s);
@@ -212,6 +213,24 @@ class Inspector(Vertical):
         self.query_one("#no-search", Static).update(Text(message))
         self.live_view = "no-search"
         self.show_view("no-search")
+
+    # --- a position of the past --------------------------------------------------
+
+    def show_past(self, summary: Text, decision: Text) -> None:
+        """The board shows an earlier position (or a variation): what was decided
+        there, in place of the live search's view, which `show_live` brings back."""
+        self.set_summary(summary, keep=False)
+        self.query_one("#past-view", Static).update(decision)
+        self.show_view("past-view")
+
+    def decision_summary(self) -> Text:
+        """Who decided the last move, and how: kept for the move list's walk."""
+        return Text(self.border_title.removeprefix("Inspector — "), style="bold") + \
+            Text("\n") + self.summary
+
+    def show_live(self) -> None:
+        if self.query_one(ContentSwitcher).current == "past-view":
+            self.leave_step()
 
     # --- step mode ---------------------------------------------------------------
 
