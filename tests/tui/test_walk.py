@@ -176,3 +176,31 @@ async def test_hint_names_the_best_move_and_marks_it():
         move = next(iter(screen.board.heat))
         assert move in screen.match.state.moves()
         assert game.describe_move(move, screen.match.state) in status_text(app)
+
+
+async def test_keys_that_cannot_act_say_why_in_the_status_line():
+    app = make_app("boom", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert status_text(app).startswith("Nothing to retry")
+        await pilot.press("b")  # no bomb is down yet
+        await pilot.pause()
+        reason = status_text(app)
+        try:
+            app.game_screen.match.state.play(app.game_screen.match.game.parse_move(
+                "B", app.game_screen.match.state))
+        except Exception as error:  # the rules' own reason is the one shown
+            assert reason == f"Not played: {str(error).rstrip('.')}."
+        else:
+            raise AssertionError("BOOM was legal on an empty board")
+
+
+async def test_a_capture_choice_the_rules_refuse_says_why():
+    app = make_app("cephalopod", ("human", "human"), ".r1./r2.r3/.r4. b",
+                   options={"rows": 3, "cols": 3})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "up", "enter")  # the centre, capturing one die
+        await pilot.pause()
+        assert status_text(app).startswith("Not played: b2x(b3) is not legal")
+        assert app.game_screen.match.moves == []

@@ -294,6 +294,16 @@ class GameScreen(Screen):
         """A notification; plain text, since messages may quote the user's input."""
         self.notify(message, severity=severity, title=title, markup=False)
 
+    def refuse(self, reason: object) -> None:
+        """A key or a move that cannot act now: why, in the status line (and a
+        notification); nothing changes."""
+        text = str(reason).rstrip(".") + "."
+        if isinstance(reason, IllegalMove):  # as the rules say it (it may start with
+            text = f"Not played: {text}"  # a move, whose case is its notation's)
+        reason = text
+        self.set_status(reason, error=True)
+        self.tell(reason, severity="warning")
+
     def set_status(self, message: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
         status.update(Text(message), layout=False)  # fixed height: no relayout
@@ -488,8 +498,7 @@ class GameScreen(Screen):
         try:
             self.match.play(move)
         except IllegalMove as error:  # nothing changes: say why
-            reason = str(error)  # capitalised by hand: its notation keeps its case
-            self.tell(f"{reason[:1].upper()}{reason[1:]}.", severity="warning")
+            self.refuse(error)
             return
         self.after_move(animate=True)
 
@@ -555,12 +564,11 @@ class GameScreen(Screen):
             self.play_variation(message.move)
             return
         if self.match.outcome is not None:
-            self.tell("The game is over: n starts a new game, u takes moves back.")
+            self.refuse("The game is over: n starts a new game, u takes moves back.")
             return
         agent = self.match.agent_to_move()
         if agent is not None:
-            self.tell(f"It is {self.side_label()}'s turn: {agent.label} plays it.",
-                      severity="warning")
+            self.refuse(f"It is {self.side_label()}'s turn: {agent.label} plays it.")
             return
         self.failed = None
         self.board.show_heat({})
@@ -648,8 +656,7 @@ class GameScreen(Screen):
         try:
             node = self.viewing.add(move)
         except IllegalMove as error:
-            reason = str(error)
-            self.tell(f"{reason[:1].upper()}{reason[1:]}.", severity="warning")
+            self.refuse(error)
             return
         self.view(node)
 
@@ -658,14 +665,14 @@ class GameScreen(Screen):
         target = node.parent if step < 0 else (node.children[0] if node.children
                                                else None)
         if target is None:
-            self.tell("That is the start of the game." if step < 0 else
-                      "No move after this one: l goes back to the live game.")
+            self.refuse("That is the start of the game." if step < 0 else
+                        "No move after this one: l goes back to the live game.")
             return
         self.view(target)
 
     def action_live(self) -> None:
         if self.viewing is None:
-            self.tell("This is the live game already: [ walks back through its moves.")
+            self.refuse("This is the live game already: [ walks back through its moves.")
         self.view(None)
 
     # --- the hint --------------------------------------------------------------------
@@ -676,7 +683,7 @@ class GameScreen(Screen):
         (HINT_AGENT, in the analysis engine)."""
         state = self.shown_state
         if state.outcome() is not None:
-            self.tell("The game is over in this position: there is no move to hint.")
+            self.refuse("The game is over in this position: there is no move to hint.")
             return
         self.stop_hint()
         self.hint_state = state
@@ -775,8 +782,6 @@ class GameScreen(Screen):
         """Show only the keys that mean something now (None = shown but disabled)."""
         if action in ("pause", "step_move"):
             return True if self.match.watching else None
-        if action == "retry":
-            return True if self.failed else None
         if action == "another_opponent":
             return self.match.forfeit is not None
         if action == "toggle_analysis":
@@ -789,12 +794,12 @@ class GameScreen(Screen):
         self.leave_viewing()
         self.cancel_search()
         undone = self.match.undo()
-        if not undone:
-            self.tell("Nothing to undo.")
         if self.match.watching:
             self.paused = True
         self.failed = None
         self.after_move(animate=False)
+        if not undone:
+            self.refuse("Nothing to undo.")
 
     def action_new_game(self) -> None:
         self.leave_viewing()
@@ -807,7 +812,7 @@ class GameScreen(Screen):
 
     def action_pause(self) -> None:
         if not self.match.watching:
-            self.tell("Pause is for watching two agents play.")
+            self.refuse("Pause is for watching two agents play.")
             return
         self.paused = not self.paused
         if self.paused:
@@ -822,7 +827,7 @@ class GameScreen(Screen):
 
     def action_step_move(self) -> None:
         if not self.match.watching:
-            self.tell("Stepping move by move is for watching two agents play.")
+            self.refuse("Stepping move by move is for watching two agents play.")
             return
         self.paused = True
         self.refresh_players()
@@ -854,6 +859,7 @@ class GameScreen(Screen):
 
     def action_retry(self) -> None:
         if self.failed is None:
+            self.refuse("Nothing to retry: r starts a failed search again")
             return
         self.failed = None
         self.after_move(animate=False)
@@ -870,7 +876,7 @@ class GameScreen(Screen):
         repeat the decision. With no decision yet, a new search of the position."""
         if self.search is not None:
             if self.search.purpose == "move":
-                self.tell("Wait until the search ends (or pause) to step through it.")
+                self.refuse("Wait until the search ends (or pause) to step through it.")
                 return
             self.cancel_search()  # s again: stop recording
             self.inspector.leave_step()
@@ -892,9 +898,9 @@ class GameScreen(Screen):
             return
         plan = agent.replay_plan(result)
         if plan is None:
-            self.tell("Its values come from a solver (a compiled kernel): there are no "
-                      "steps to show." if result.exact else
-                      f"{agent.label} does not search: there is nothing to step through.")
+            self.refuse("Its values come from a solver (a compiled kernel): there are no "
+                        "steps to show." if result.exact else
+                        f"{agent.label} does not search: there is nothing to step through.")
             return
         replayer, budget = plan
         depth = result.depth if replayer.shows == "tree" else None
@@ -933,7 +939,7 @@ class GameScreen(Screen):
     def action_quick_replay(self) -> None:
         plan = self.quick_plan()
         if plan is None:
-            self.tell("d makes a quicker replay while a long replay is being recorded.")
+            self.refuse("d makes a quicker replay while a long replay is being recorded.")
             return
         budget, title, expected, expected_of, depth, target = plan
         search = self.search
@@ -944,26 +950,26 @@ class GameScreen(Screen):
         """No decision yet: record the search the agent to move (or else the other
         side's agent) would make now, labelled as a new search."""
         if self.match.outcome is not None:
-            self.tell("The game is over and no agent searched in it: nothing to step "
-                      "through.")
+            self.refuse("The game is over and no agent searched in it: nothing to step "
+                        "through.")
             return
         for side in (self.match.state.to_move, 1 - self.match.state.to_move):
             agent = self.match.agents[side]
             if agent is None:
                 continue
             if agent.shows == "none":
-                self.tell(f"{agent.label} does not search: there is nothing to step "
-                          "through.")
+                self.refuse(f"{agent.label} does not search: there is nothing to step "
+                            "through.")
                 return
             self.start_trace(self.match.state, side, agent, None,
                              "a new search of this position (no move was decided yet)")
             return
-        self.tell("No agent plays in this game: there is no search to step through.")
+        self.refuse("No agent plays in this game: there is no search to step through.")
 
     def open_step_view(self, record: SearchRecord) -> None:
         replay = replay_for(record.trace or [])
         if replay is None:
-            self.tell("That search recorded no steps.")
+            self.refuse("That search recorded no steps.")
             return
         side = self.side_label(record.side)
         title = Text(f"{side}: {record.agent.label} with {side} to move — {record.title}",
@@ -999,7 +1005,7 @@ class GameScreen(Screen):
 
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():
-            self.tell("Nothing to inspect yet: the inspector fills when an agent searches.")
+            self.refuse("Nothing to inspect yet: the inspector fills when an agent searches.")
 
     def action_focus_board(self) -> None:
         self.board.focus()
