@@ -106,9 +106,11 @@ class GameScreen(Screen):
         Binding("s", "step_through", "Step through search"),
         Binding("d", "quick_replay", "Quicker replay"),
         Binding("i", "focus_inspector", "Inspect"),
-        Binding("t", "toggle_trace", "Trace"),
+        # t and r stay out of the footer, which is full (the help screen lists them,
+        # and the status line names r when a search failed)
+        Binding("t", "toggle_trace", "Trace", show=False),
         Binding("a", "toggle_analysis", "Analysis"),
-        Binding("r", "retry", "Retry"),
+        Binding("r", "retry", "Retry", show=False),
         Binding("o", "another_opponent", "Other player"),
         Binding("left_square_bracket", "walk(-1)", "Back", show=False),
         Binding("right_square_bracket", "walk(1)", "Forward", show=False),
