@@ -51,6 +51,7 @@ from plyground.core.tournament import (GameResult, cross_table, pair_seed,
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
 from .cli_games import games_app
+from .cli_review import review_command
 from .cli_solve import solve_command
 from .cli_train import train_command
 from .exit_codes import INTERRUPTED, USAGE_ERROR
@@ -757,6 +758,7 @@ def count_positions(
 
 app.command("train")(train_command)
 app.command("solve")(solve_command)
+app.command("review")(review_command)
 app.add_typer(games_app, name="games")
 
 

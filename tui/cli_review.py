@@ -1,0 +1,161 @@
+"""`plyground review FILE|ID`: every move of a game labelled (best, good, inaccuracy,
+mistake, blunder), each side's accuracy and a chart of the value over the plies
+(core/review.py says how). FILE is a game record (core/record.py); ID a game of the
+history (`plyground games list`). Progress goes to stderr while positions are being
+analysed; `--json` prints the review as one JSON object.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.box import SIMPLE
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+    TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from plyground.core.record import GameRecord, load_record
+from plyground.core.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
+                                   MISTAKE_LOSS, SOLVER, Review, review)
+
+from .exit_codes import INTERRUPTED
+from .value_chart import chart
+
+CHART_HALF = 3  # rows above (and below) the zero line
+CHART_WIDTH = 60  # a short game's plies spread over about this many columns
+LABEL_STYLES = {"best": "bold green", "good": "green", "inaccuracy": "yellow",
+                "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def load_game(source: str) -> GameRecord:
+    """The record in the file `source`, or the history's game of that number."""
+    path = Path(source).expanduser()
+    if path.exists() or not source.strip().isdigit():
+        return load_record(path)
+    from plyground.core.history import History
+
+    with History() as history:
+        return history.get(int(source))
+
+
+def labels_help(review: Review) -> str:
+    """How the labels were given, in a line or two."""
+    if review.analyser == SOLVER:
+        return ("labels (exact): best keeps the solver's score; inaccuracy keeps the "
+                "result, winning later or losing sooner; blunder changes the result")
+    return (f"labels: best, or the expected score lost: good under "
+            f"{GOOD_LOSS:.0%}, inaccuracy under {INACCURACY_LOSS:.0%}, mistake under "
+            f"{MISTAKE_LOSS:.0%}, blunder from {MISTAKE_LOSS:.0%} (a heuristic "
+            f"{review.scale:+g} is 75%); ~ marks an estimate, the rest are proven")
+
+
+def moves_table(review: Review) -> Table:
+    game = review.game
+    table = Table(box=SIMPLE, show_edge=False, pad_edge=False)
+    for header in ("", "side", "move", "label", "value", "best move"):
+        table.add_column(header, no_wrap=header != "best move")
+    for move in review.moves:
+        number = f"{move.ply // 2 + 1}." + ("" if move.side == 0 else "..")
+        label = Text(move.label, style=LABEL_STYLES[move.label])
+        if not move.exact:
+            label.append(" ~", style="dim")
+        best = "" if move.label == "best" else \
+            f"{game.format_move(move.best_move)} ({move.best_text})"
+        table.add_row(number, game.side_labels[move.side], game.format_move(move.move),
+                      label, move.played_text, best)
+    return table
+
+
+def accuracy_line(review: Review) -> str:
+    parts = []
+    for side, name in enumerate(review.game.side_labels):
+        accuracy, moves = review.accuracy(side), review.side_moves(side)
+        if accuracy is None:
+            parts.append(f"{name} -")
+            continue
+        credited = sum(move.label in CREDITED for move in moves)
+        counts = review.counts(side)
+        rest = ", ".join(f"{counts[label]} {label}" for label in LABELS[2:]
+                         if counts[label])
+        parts.append(f"{name} {accuracy:.1f}% ({credited} of {len(moves)} best or good"
+                     + (f"; {rest}" if rest else "") + ")")
+    return "accuracy: " + "; ".join(parts)
+
+
+def chart_lines(review: Review, available: int) -> list[str]:
+    """The value chart with its scale on the left, `available` columns in all."""
+    values = review.values
+    room = max(10, available - 3)
+    width = min(room, len(values) * max(1, CHART_WIDTH // max(1, len(values))))
+    margin = {0: "+1 ", CHART_HALF: " 0 ", 2 * CHART_HALF: "-1 "}
+    rows = chart(values, width, CHART_HALF)
+    return [margin.get(index, "   ") + row for index, row in enumerate(rows)]
+
+
+def print_review(record: GameRecord, review: Review) -> None:
+    console = Console(highlight=False)
+    game = review.game
+    players = ", ".join(f"{label} = {player}" for label, player
+                        in zip(game.side_labels, record.players))
+    console.print(Text(f"{game.title} ({game.spec}): {len(review.moves)} moves, "
+                       f"{players}, result {record.result}"
+                       + (f" ({record.reason})" if record.reason else "")))
+    exact = "every label exact" if review.exact else \
+        f"{sum(move.exact for move in review.moves)} of {len(review.moves)} labels exact"
+    console.print(Text(f"judged by {review.analyser}: {exact}; {review.elapsed:.1f} s"))
+    console.print(Text(labels_help(review), style="dim"))
+    if review.moves:
+        console.print(moves_table(review))
+    else:
+        console.print(Text("no moves to review"))
+    console.print(Text(accuracy_line(review)))
+    first, second = game.side_labels
+    console.print(Text(f"value for {first} (+1: {first} wins, -1: {second} wins), "
+                       f"ply 0 to {len(review.values) - 1}:"))
+    for line in chart_lines(review, console.width):
+        console.print(Text(line), no_wrap=True, crop=False)
+
+
+def review_command(
+    source: Annotated[str, typer.Argument(
+        metavar="FILE|ID", help="a game record file, or the number of a game in the "
+        "history (plyground games list)", show_default=False)],
+    agent_spec: Annotated[Optional[str], typer.Option(
+        "--agent", metavar="AGENT", show_default=False,
+        help="the agent that judges each position (default: Connect 4's exact solver; "
+             "else alphabeta at the game's node or depth budget, see the README)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print one JSON object: each move's label and values, the "
+        "accuracies and the value per ply")] = False,
+) -> None:
+    """Review a game: label every move, give each side an accuracy, chart the value.
+
+    Connect 4's labels are exact (the solver); other games' come from a search
+    at a fixed budget, marked as estimates (~) unless the search proved both
+    values. Values are for the side that moved; the chart's for the first side.
+    """
+    record = load_game(source)
+    stderr = Console(stderr=True)
+    progress = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("positions"), TimeElapsedColumn(), console=stderr,
+                        transient=True, disable=not stderr.is_terminal)
+    try:
+        with progress:
+            task = progress.add_task("review", total=None)
+            result = review(record, agent_spec, lambda done, total: progress.update(
+                task, completed=done, total=total))
+    except KeyboardInterrupt:
+        print("interrupted: the review was not finished", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED) from None
+    if as_json:
+        typer.echo(json.dumps({**result.to_dict(), "players": list(record.players),
+                               "result": record.result, "reason": record.reason},
+                              indent=2))
+    else:
+        print_review(record, result)
