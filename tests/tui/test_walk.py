@@ -204,3 +204,30 @@ async def test_a_capture_choice_the_rules_refuse_says_why():
         await pilot.pause()
         assert status_text(app).startswith("Not played: b2x(b3) is not legal")
         assert app.game_screen.match.moves == []
+
+
+async def test_a_game_of_the_history_opens_from_the_games_screen(tmp_path, monkeypatch):
+    from plyground.tui.screens.games import GamesScreen
+
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
+    app = make_app("connect4", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await play(pilot, "4455")
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        await pilot.press("1")  # a variation, kept with the game
+        await pilot.pause()
+        await pilot.press("n")  # the game is kept, unfinished
+        await pilot.pause()
+        await play(pilot, "7")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+        await pilot.pause()
+        await pilot.press("down", "enter")  # the older game: 4 4 5 5
+        await wait_until(pilot, lambda: app.game_screen.match.moves == [3, 3, 4, 4])
+        screen = app.game_screen
+        node = screen.game_tree.root.child(3).child(3).child(4)
+        assert [child.move for child in node.children] == [4, 0]  # 5, and the 1 tried
+        assert "(2... 1)" in moves_text(app)
+    with History() as history:
+        assert [game.moves for game in history.list()] == [1, 4]  # the 7 kept too
