@@ -760,12 +760,7 @@ class GameScreen(Screen):
 
     def action_games(self) -> None:
         """The games of the history; the one chosen opens here (this one is kept)."""
-        try:
-            from .games import GamesScreen
-        except ImportError:  # (being built: issue 15)
-            self.refuse("The Games screen is not in this build yet: `plyground games "
-                        "list` shows the history, `play GAME --load FILE` opens a game")
-            return
+        from .games import GamesScreen
 
         def chosen(id: int | None) -> None:
             if id is None:
