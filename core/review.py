@@ -280,39 +280,89 @@ Judged = tuple[list[MoveReview], list[float | None]]  # the moves, the graph's v
 
 def solver_review(states: list[State], moves: list[Move],
                   progress: Progress | None) -> Judged:
-    """Connect 4, exact: the solver's score of every position, the last first."""
+    """Connect 4, exact: the solver's score of every position, the last first (its
+    table then serves the earlier ones). A position whose move played scores what the
+    next position says is known to score at least that: one null-window search tells
+    whether the move was best, which it mostly is, and the score with it; only the
+    others are solved whole."""
     from . import perfect
     from .c4book import move_score
-    from .fast.c4solver import ORDER
 
     perfect.warm_up()
     open_positions = [index for index, state in enumerate(states)
                       if state.outcome() is None]
     scores: dict[int, int] = {}
+    played: dict[int, int] = {}  # each move's score for the side that played it
     with perfect._lock:
         solver = perfect.shared_solver()
         for done, index in enumerate(reversed(open_positions), start=1):
-            scores[index] = solver.solve(states[index])
+            state = states[index]
+            if index < len(moves):
+                played[index] = move_score(state, moves[index],
+                                           lambda child: scores[index + 1])
+                floor = played[index]
+                scores[index] = floor if at_most(solver, state, floor) \
+                    else solver.solve(state)
+            else:  # the game's last position, still open
+                scores[index] = solver.solve(state)
             if progress is not None:
                 progress(done, len(open_positions))
         reviews = []
         for index, (state, move) in enumerate(zip(states, moves)):
             best = scores[index]
-            played = move_score(state, move, lambda child: scores[index + 1])
             best_move = move
-            if played != best:  # a best move to show: the first that keeps the score
-                best_move = next(int(column) for column in ORDER
-                                 if int(column) in state.moves() and
-                                 move_score(state, int(column), solver.solve) == best)
+            if played[index] != best:  # a best move to show: the first keeping it
+                best_move = next(column for column in candidates(solver, state, move)
+                                 if keeps_score(solver, state, column, best))
             verdict = Verdict(best_move, perfect.value_of(best, state.ply),
                               best_exact=True)
             reviews.append(judge(state, move, verdict,
-                                 perfect.value_of(played, state.ply), True,
+                                 perfect.value_of(played[index], state.ply), True,
                                  DEFAULT_SCALE))
     values = [end_value(state) if index not in scores else
               float(((scores[index] > 0) - (scores[index] < 0)) * (1 - 2 * state.to_move))
               for index, state in enumerate(states)]
     return reviews, values
+
+
+def candidates(solver, state: State, played: int) -> list[int]:
+    """The columns that may keep `state`'s score, other than `played`: first the one
+    the solver's table says proved a lower bound there last (often the best move),
+    then the centre columns first."""
+    from .fast import c4solver
+
+    position, mask, _ = c4solver.kernel_position(state)
+    entry = int(c4solver.probe(solver.table, position + mask))
+    hint = ((entry >> int(c4solver.MOVE_SHIFT)) & 7) - 1 if entry else -1
+    order = [hint] + [int(column) for column in c4solver.ORDER if column != hint]
+    return [column for column in order if column != played and column in state.moves()]
+
+
+def at_most(solver, state: State, score: int) -> bool:
+    """Whether `state`, a game still open, scores `score` or less: its book score, a
+    win at once, or one null-window search (a few times faster than a whole solve,
+    which narrows the score with several)."""
+    from .fast import c4solver
+
+    known = solver.book.score(state) if solver.book is not None else None
+    if known is not None:
+        return known <= score
+    position, mask, stones = c4solver.kernel_position(state)
+    if c4solver.winning_cells(position, mask) & c4solver.playable(mask):
+        return (c4solver.CELLS + 1 - stones) // 2 <= score  # it wins at once
+    solver.limit(None)
+    return c4solver.negamax(position, mask, stones, score, score + 1, solver.table,
+                            solver.scratch) <= score
+
+
+def keeps_score(solver, state: State, column: int, score: int) -> bool:
+    """Whether playing `column` scores `score` or more for the side to move."""
+    from .c4book import move_score
+
+    child = state.play(column)
+    if child.outcome() is not None:  # a four, or the last cell: no search
+        return move_score(state, column, None) >= score
+    return at_most(solver, child, -score)
 
 
 def search_verdict(agent: Agent, state: State) -> Verdict:
