@@ -116,7 +116,8 @@ def print_review(record: GameRecord, review: Review) -> None:
     console.print(Text(accuracy_line(review)))
     first, second = game.side_labels
     console.print(Text(f"value for {first} (+1: {first} wins, -1: {second} wins), "
-                       f"ply 0 to {len(review.values) - 1}:"))
+                       f"ply {review.start.ply} to "
+                       f"{review.start.ply + len(review.values) - 1}:"))
     for line in chart_lines(review, console.width):
         console.print(Text(line), no_wrap=True, crop=False)
 

@@ -53,6 +53,8 @@ def test_the_text_gives_each_move_its_label_the_accuracies_and_a_chart(record_fi
     accuracy = next(line for line in lines if line.startswith("accuracy:"))
     for side in (0, 1):
         assert f"{GAME.side_labels[side]} {expected.accuracy(side):.1f}%" in accuracy
+    record = endgame_record()
+    assert f"ply {record.start.ply} to {record.final.ply}:" in result.stdout
     zero = next(index for index, line in enumerate(lines) if line.startswith(" 0 "))
     chart = lines[zero - 3:zero + 4]  # three rows above the zero line, three below
     assert chart[0].startswith("+1 ") and chart[-1].startswith("-1 ")
