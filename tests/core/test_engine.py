@@ -81,11 +81,11 @@ def test_cancel_stops_a_long_search_and_reports_nothing_for_it():
         long_search = engine.submit(SearchRequest("connect4", "", "alphabeta:time=60"))
         time.sleep(0.5)
         engine.cancel()
-        started = time.perf_counter()
         quick = engine.submit(SearchRequest("connect4", "4", "alphabeta:depth=2"))
-        assert collector.finished.wait(20)
-        # the cancelled 60 s search gave way within seconds
-        assert time.perf_counter() - started < 10
+        # The cancelled search gave way: had it run on, the quick one could not end
+        # before its 60 s were up. (No tighter bound: on a loaded machine a new
+        # process's warm-up alone may take many seconds.)
+        assert collector.finished.wait(50)
         ends = [m for m in collector.messages if isinstance(m, (EngineDone, EngineFailed))]
         assert [m.search_id for m in ends] == [quick]
         assert all(m.search_id != long_search for m in collector.messages
@@ -98,13 +98,13 @@ def test_a_killed_search_process_is_reported_and_replaced():
         doomed = engine.submit(SearchRequest("connect4", "", "alphabeta:time=60"))
         time.sleep(0.5)
         os.kill(engine.pid, signal.SIGKILL)
-        assert collector.finished.wait(20)
+        assert collector.finished.wait(120)  # a bound on a hang, not a speed
         failure = collector.messages[-1]
         assert isinstance(failure, EngineFailed) and failure.search_id == doomed
         assert "stopped unexpectedly" in failure.message
         collector.finished.clear()
         engine.submit(SearchRequest("connect4", "", "greedy"))
-        assert collector.finished.wait(20)
+        assert collector.finished.wait(120)
         assert isinstance(collector.messages[-1], EngineDone)
 
 
