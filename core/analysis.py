@@ -1,18 +1,36 @@
-"""Every move's exact value in a position, for the game screen's analysis panel.
+"""Every move's value in a position, for the game screen's analysis panel: estimates at
+once, each replaced by its exact value as it is proven.
 
-Only Connect 4 has an exact solver. Its kernel releases the GIL, so the columns are
-solved one by one on a thread while this one reports what is known so far a few times
-a second (`AnalysisProgress`) and passes a cancel on to the kernel at once.
+Only Connect 4 has an exact solver. The work runs on a thread while this one reports
+what is known so far a few times a second (`AnalysisProgress`, the first at once) and
+passes a cancel on at once. In order:
+
+1. exact at once, with no kernel to load: a column that wins or fills the board, and
+   every column whose position is in the opening book (core/c4book.py);
+2. an estimate for every other column: Alpha-Beta's value of it after a short search
+   (`ESTIMATE_NODES` nodes, so the same position always gets the same estimates),
+   reported with `Bound.ESTIMATE`;
+3. the exact value of each of those columns, one by one, by the solver (its kernel
+   releases the GIL), the columns an estimate found decided first (quick to prove),
+   then the centre ones.
+
+The solver's table is kept between positions (`perfect.shared_solver`); its kernel and
+Alpha-Beta's are compiled, or loaded from numba's cache, when first used, which is why
+reporting starts before any of that, and why the first analysis of a process goes on
+loading them in the background once it is done (`preload`).
 """
 from __future__ import annotations
 
 import threading
 
-from .c4book import move_score
-from .search.control import SearchControl
-from .search.events import AnalysisProgress, SearchDone
+from .c4book import default_book, move_score
+from .search.control import Budget, SearchControl
+from .search.events import AnalysisProgress, Bound, MoveValue, SearchDone
+from .values import is_decisive
 
 PROGRESS_INTERVAL = 0.1  # seconds between two progress reports
+ESTIMATE_NODES = 200_000  # Alpha-Beta's budget for the estimates (about 0.3 s)
+WARM_POSITION = "22525762534622441115633653"  # quick to estimate and to solve
 
 
 def can_analyse(game) -> bool:
@@ -20,39 +38,151 @@ def can_analyse(game) -> bool:
     return game.entry.analysis is not None
 
 
-def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
-    """Every legal column's exact value (centre columns first), the best move first
-    in ties as the perfect agent plays it; stopped early, the columns solved so far."""
+_backends: dict[str, object] = {}  # the estimates' Alpha-Beta backend by game, kept
+_estimating = threading.Lock()  # (its table serves one search at a time)
+
+
+def estimates(state, control: SearchControl) -> dict[int, float]:
+    """Every legal column's value after a short Alpha-Beta search (`ESTIMATE_NODES`
+    nodes, stopped by `control`'s cancel), by column; {} if depth 1 was not done."""
+    from .game import load_ref
+    from .search.alphabeta import alphabeta_search
+
+    budget = Budget(nodes=ESTIMATE_NODES)
+    ref = state.game.entry.kernels.tree
+    with _estimating:
+        if ref is not None and ref not in _backends:
+            _backends[ref] = load_ref(ref)()  # its table is large: made once
+        done = alphabeta_search(state.game, state, budget, None,
+                                SearchControl(budget, control.stop, control.clock),
+                                backend=_backends.get(ref), exact_root=True)
+    return {int(value.move): value.value for value in done.move_values}
+
+
+_preloaded: list[threading.Thread] = []
+
+
+def preload(state) -> None:
+    """Load Alpha-Beta's and the solver's kernels (from numba's cache, or compile them)
+    on a thread of their own, once a process, while it waits for its next position:
+    the first position of a game is in the book, and the first one past it then finds
+    them ready."""
     from . import perfect
-    from .fast.c4solver import ORDER
 
-    perfect.warm_up()
-    columns = [int(column) for column in ORDER if int(column) in state.moves()]
-    solver = perfect.shared_solver()
-    scores: dict[int, int] = {}
-    first_node = solver.nodes
-
-    def solve_columns() -> None:
+    def load() -> None:
+        late = state.game.parse_position(WARM_POSITION)
+        estimates(late, SearchControl(Budget()))
         with perfect._lock:
-            for column in columns:
+            perfect.shared_solver().solve(late)
+
+    if not _preloaded:
+        _preloaded.append(threading.Thread(target=load, name="plyground-preload",
+                                           daemon=True))
+        _preloaded[0].start()
+
+
+class ColumnAnalysis:
+    """What is known of a position's columns: exact solver scores and estimates, shared
+    by the worker that finds them and the thread that reports them."""
+
+    def __init__(self, state) -> None:
+        width = state.game.board.width
+        self.state = state
+        self.columns = sorted(state.moves(),  # centre first, as the solver's ORDER
+                              key=lambda column: abs(2 * column - width + 1))
+        self.scores: dict[int, int] = {}  # exact solver scores
+        self.estimated: dict[int, float] = {}  # search values, until solved
+        self.solver = None  # once the worker has it
+        self.first_node = 0
+        self.lock = threading.Lock()
+
+    def values(self) -> tuple[MoveValue, ...]:
+        """Every column known so far, exact or estimated, by column."""
+        from .perfect import value_of
+
+        with self.lock:
+            exact = {column: MoveValue(column, value_of(score, self.state.ply),
+                                       Bound.EXACT)
+                     for column, score in self.scores.items()}
+            rest = {column: MoveValue(column, value, Bound.ESTIMATE)
+                    for column, value in self.estimated.items() if column not in exact}
+        return tuple(value for _, value in sorted({**rest, **exact}.items()))
+
+    def nodes(self) -> int:
+        solver = self.solver
+        return 0 if solver is None else solver.nodes - self.first_node
+
+    def found(self, column: int, score: int) -> None:
+        with self.lock:
+            self.scores[column] = score
+
+    def unsolved(self) -> list[int]:
+        """The columns still to prove: those an estimate found decided first."""
+        rest = [column for column in self.columns if column not in self.scores]
+        return sorted(rest, key=lambda column: not is_decisive(
+            self.estimated.get(column, 0)))
+
+    def run(self, control: SearchControl) -> None:
+        """The three steps of the module's doc, until done or cancelled."""
+        from . import perfect
+
+        book = default_book()
+        for column in self.columns:
+            score = move_score(self.state, column,
+                               lambda child: None if book is None else book.score(child))
+            if score is not None:
+                self.found(column, score)
+        if not self.unsolved() or control.stop.is_set():
+            return
+        found = estimates(self.state, control)
+        with self.lock:
+            self.estimated = found
+        with perfect._lock:
+            solver = perfect.shared_solver()
+            self.first_node, self.solver = solver.nodes, solver
+            for column in self.unsolved():
                 if control.stop.is_set():
                     return
-                score = move_score(state, column, solver.solve)
+                score = move_score(self.state, column, solver.solve)
                 if score is None:
                     return
-                scores[column] = score
+                self.found(column, score)
 
-    worker = threading.Thread(target=solve_columns, name="plyground-analysis")
+
+def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
+    """Every legal column's exact value (reported as they come, after estimates of
+    them), the best move first in ties as the perfect agent plays it; stopped early,
+    the columns solved so far."""
+    from . import perfect
+
+    analysis = ColumnAnalysis(state)
+
+    def report() -> None:
+        observer(AnalysisProgress(analysis.values(), len(analysis.columns),
+                                  analysis.nodes(), control.elapsed()))
+
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            analysis.run(control)
+        except BaseException as error:  # raised again below, in the caller's thread
+            failure.append(error)
+
+    report()  # at once: the panel knows the analysis has begun
+    worker = threading.Thread(target=work, name="plyground-analysis")
     worker.start()
     while worker.is_alive():
-        if control.stop.is_set():
-            solver.stop()  # again at every turn: a solve may have started since
+        if control.stop.is_set() and analysis.solver is not None:
+            analysis.solver.stop()  # again at every turn: a solve may have started since
         worker.join(PROGRESS_INTERVAL)
-        observer(AnalysisProgress(perfect.exact_values(state, scores), len(columns),
-                                  solver.nodes - first_node, control.elapsed()))
-    work, elapsed = solver.nodes - first_node, control.elapsed()
+        report()
+    if failure:
+        raise failure[0]
+    preload(state)
+    scores, work, elapsed = analysis.scores, analysis.nodes(), control.elapsed()
     if not scores:
         return SearchDone(None, None, (), work, elapsed)
     return perfect.exact_decision(state, scores, work, elapsed,
-                                  perfect.EXACT_NOTE if len(scores) == len(columns)
-                                  else "")
+                                  perfect.EXACT_NOTE if len(scores) == len(
+                                      analysis.columns) else "")

@@ -10,20 +10,24 @@ each shallower score is the best of its moves' scores; a file that fails raises
 `BookError` naming the problem, and the solver then runs without a book (with a
 warning, see `default_book`).
 
-Build it with the project's solver (one thread; the deepest layer is solved, the
-shallower ones follow by negamax):
+Build it with the project's solver (the deepest layer is solved, the shallower ones
+follow by negamax):
 
-    python -m plyground.core.c4book 2 [--out FILE]
-    plyground solve connect4 --build-book 2 [--out FILE]
+    plyground solve connect4 --build-book 4 [--out FILE] [--jobs N]
+    python -m plyground.core.c4book 4 [--out FILE] [--jobs N]
 
-The build keeps each solved position in FILE.partial as it goes and resumes from it.
-The shipped book has depth 2 (30 entries: the empty board, every first move, every
-reply), built in 2432 s of solving on one thread of a loaded 2-core machine.
+N threads (one a core by default) solve the deepest positions, sharing the solver's
+table (its kernel releases the GIL). Each solved position goes into FILE.partial as it
+comes (rewritten whole, atomically: `Progress`), so an interrupted build (^C, a crash)
+run again goes on where it stopped. The book's `built` field says how long it took.
 """
 from __future__ import annotations
 
 import json
+import os
+import queue
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -159,63 +163,207 @@ def default_book() -> Book | None:
     return _default[0]
 
 
-def build(depth: int, out: Path | str = BOOK_PATH, log=print, solver=None) -> Book:
-    """Solve every position with `depth` stones (one thread), derive the shallower
-    scores, write the book to `out` and return it. Progress goes to `log`, a line per
-    position; solved positions are kept in `out`.partial, and a rerun resumes there.
-    `solver`: one to use (default: a new one without a book)."""
+class Progress:
+    """A build's progress file (FILE.partial): the score of every deepest position
+    solved so far, rewritten whole (a temporary file, then a rename) after each one, so
+    that an interrupted build loses no solved position and a rerun goes on from there."""
+
+    FORMAT = "plyground connect4 book progress"
+
+    def __init__(self, path: Path, depth: int, log=print) -> None:
+        self.path, self.depth = path, depth
+        self.scores: dict[str, int] = {}
+        self.seconds = 0.0  # solving time, summed over the threads
+        self.wall = 0.0  # the builds' own time, summed over the runs
+        if path.exists():
+            try:
+                saved = json.loads(path.read_text())
+                if saved["format"] == self.FORMAT and saved["depth"] == depth:
+                    self.scores = {str(k): int(v) for k, v in saved["scores"].items()}
+                    self.seconds = float(saved["seconds"])
+                    self.wall = float(saved["wall"])
+                    log(f"resuming from {path}: {len(self.scores)} positions already "
+                        "solved")
+                else:
+                    log(f"ignoring {path}: it is not the progress of a depth-{depth} "
+                        "build")
+            except (OSError, ValueError, KeyError, AttributeError, TypeError):
+                log(f"ignoring unreadable {path}")
+
+    def add(self, moves: str, score: int, seconds: float) -> None:
+        self.scores[moves] = score
+        self.seconds += seconds
+        self.save()
+
+    def save(self) -> None:
+        write_atomically(self.path, json.dumps({
+            "format": self.FORMAT, "depth": self.depth, "seconds": self.seconds,
+            "wall": self.wall, "scores": self.scores}))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `path` whole or not at all (a temporary file beside it, then a rename)."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+class Lanes:
+    """The solver for `jobs` threads at once: one table (a bound found by one thread
+    serves the others), a scratch each (its node count and stop flag). The kernel
+    releases the GIL, so the threads use as many cores."""
+
+    def __init__(self, jobs: int) -> None:
+        import numpy as np
+
+        from .fast import c4solver
+
+        self.kernel = c4solver
+        self.solver = c4solver.Solver(book=False)
+        self.scratches = [self.solver.scratch] + [
+            np.zeros_like(self.solver.scratch) for _ in range(jobs - 1)]
+
+    def solve(self, state, lane: int) -> tuple[int, int] | None:
+        """(score, nodes) of `state` on thread `lane`; None if stopped."""
+        scratch, counts = self.scratches[lane], self.kernel.CELLS + 1
+        before = int(scratch[counts, 0])
+        score = self.kernel.solve(*self.kernel.kernel_position(state), False,
+                                  self.solver.table, scratch)
+        if scratch[counts, 2]:
+            return None
+        return int(score), int(scratch[counts, 0]) - before
+
+    def stop(self) -> None:
+        for scratch in self.scratches:
+            scratch[self.kernel.CELLS + 1, 2] = 1
+
+
+def solve_all(states: list, solve, jobs: int, stop=lambda: None):
+    """Yield (state, score, seconds, nodes) as `jobs` threads solve `states`, taken in
+    order; `solve(state, lane)` gives (score, nodes) or None (stopped). An error in a
+    thread is raised here; leaving early (an error, ^C) calls `stop` and waits for the
+    threads."""
+    todo = iter(states)
+    taking = threading.Lock()
+    results: queue.Queue = queue.Queue()
+    halt = threading.Event()
+
+    def lane_work(lane: int) -> None:
+        try:
+            while not halt.is_set():
+                with taking:
+                    state = next(todo, None)
+                if state is None:
+                    break
+                started = time.perf_counter()
+                solved = solve(state, lane)
+                if solved is None:
+                    break
+                results.put((state, solved[0], time.perf_counter() - started,
+                             solved[1]))
+        except BaseException as error:  # raised again in the caller's thread
+            results.put(error)
+        finally:
+            results.put(None)  # this thread is done
+
+    threads = [threading.Thread(target=lane_work, args=(lane,), daemon=True,
+                                name=f"plyground-book-{lane}") for lane in range(jobs)]
+    for thread in threads:
+        thread.start()
+    running = len(threads)
+    try:
+        while running:
+            try:
+                item = results.get(timeout=0.2)  # a ^C is seen between two waits
+            except queue.Empty:
+                continue
+            if item is None:
+                running -= 1
+            elif isinstance(item, BaseException):
+                raise item
+            else:
+                yield item
+    finally:
+        halt.set()
+        stop()
+        for thread in threads:
+            thread.join()
+
+
+def default_jobs() -> int:
+    """One thread per core."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
+
+
+def build(depth: int, out: Path | str = BOOK_PATH, log=print, solver=None,
+          jobs: int | None = None) -> Book:
+    """Solve every position with `depth` stones (`jobs` threads, one a core by default,
+    sharing the solver's table), derive the shallower scores, write the book to `out`
+    and return it. Progress goes to `log`, a line per position; solved positions are
+    kept in `out`.partial (see `Progress`), and a rerun resumes there. `solver`: one to
+    use instead (its `solve(state)` gives the score; called from `jobs` threads, one
+    unless given)."""
     if not 0 <= depth <= MAX_DEPTH:
         raise BookError(f"a book depth must be 0..{MAX_DEPTH}, not {depth}")
+    jobs = (1 if solver is not None else default_jobs()) if jobs is None else jobs
+    if jobs < 1:
+        raise BookError(f"a build needs 1 thread or more, not {jobs}")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial")
+    if out.is_dir():
+        raise BookError(f"{out} is a folder: name the book file to write")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BookError(f"cannot write the book to {out}: {error.strerror}") from None
     found = layers(depth)
-    done: dict[str, int] = {}
-    seconds = 0.0
-    if partial.exists():
-        try:
-            saved = json.loads(partial.read_text())
-            if saved.get("depth") == depth:
-                seconds = float(saved["scores"].pop("__seconds__", 0.0))
-                done = {k: int(v) for k, v in saved["scores"].items()}
-                log(f"resuming from {partial}: {len(done)} positions already solved")
-        except (OSError, ValueError, KeyError, AttributeError, TypeError):
-            log(f"ignoring unreadable {partial}")
-    if solver is None:
-        from .fast.c4solver import Solver
-
-        solver = Solver(book=False)
-    deepest: dict[int, int] = {}
+    progress = Progress(out.with_name(out.name + ".partial"), depth, log)
     todo = sorted(found[depth].values(), key=GAME.format_position)
-    log(f"building a depth-{depth} book: {len(todo)} positions to solve")
-    for number, state in enumerate(todo, start=1):
-        moves = GAME.format_position(state)
-        if moves in done:
-            deepest[canonical(state)] = done[moves]
-            continue
-        started, nodes = time.perf_counter(), solver.nodes
-        score = solver.solve(state)
-        took = time.perf_counter() - started
-        seconds += took
-        deepest[canonical(state)] = done[moves] = score
-        log(f"{number}/{len(todo)} {moves} {score}  {took:.1f} s  "
-            f"{solver.nodes - nodes:,} nodes  (total {seconds:.0f} s)")
-        partial.write_text(json.dumps({"depth": depth, "scores": {
-            **done, "__seconds__": seconds}}))
-    scores = dict(deepest)
+    left = [state for state in todo if GAME.format_position(state) not in progress.scores]
+    if solver is None and left:
+        lanes = Lanes(jobs)
+        solve, stop = lanes.solve, lanes.stop
+    else:
+        solve, stop = (lambda state, lane: (solver.solve(state), 0)), (lambda: None)
+    log(f"building a depth-{depth} book: {len(todo)} positions with {depth} stones to "
+        f"solve, {len(todo) - len(left)} solved already; {jobs} threads")
+    started = time.perf_counter()
+    try:
+        for state, score, took, nodes in solve_all(left, solve, jobs, stop):
+            moves = GAME.format_position(state)
+            progress.add(moves, score, took)
+            log(f"{len(progress.scores)}/{len(todo)} {moves} {score}  {took:.1f} s  "
+                f"{nodes:,} nodes  ({progress.seconds:.0f} s of solving, "
+                f"{progress.wall + time.perf_counter() - started:.0f} s)")
+    finally:
+        progress.wall += time.perf_counter() - started
+        progress.save()
+    if len(progress.scores) < len(todo):  # (the threads stopped without an error)
+        raise BookError(f"the build stopped with {len(todo) - len(progress.scores)} "
+                        "positions unsolved; run it again to go on")
+    scores = {canonical(GAME.parse_position(moves)): score
+              for moves, score in progress.scores.items()}
     for layer in reversed(found[:-1]):
         for key, state in layer.items():
             scores[key] = best_score(state, scores)
     entries = {GAME.format_position(state): scores[key]
                for layer in found for key, state in layer.items()}
-    out.write_text(json.dumps({
+    write_atomically(out, json.dumps({
         "format": FORMAT, "depth": depth, "positions": len(entries),
-        "built": f"`python -m plyground.core.c4book {depth}`: {seconds:.0f} s of "
-                 "solving on one thread",
+        "built": f"`plyground solve connect4 --build-book {depth}`: "
+                 f"{progress.wall:.0f} s with {jobs} threads "
+                 f"({progress.seconds:.0f} s of solving)",
         "scores": entries}, indent=0) + "\n")
-    partial.unlink(missing_ok=True)
-    log(f"wrote {out}: {len(entries)} positions, {seconds:.0f} s of solving")
+    progress.path.unlink(missing_ok=True)
+    log(f"wrote {out}: {len(entries)} positions, {progress.wall:.0f} s "
+        f"({progress.seconds:.0f} s of solving)")
     return load(out)
+
+
+def interrupted(out: Path) -> str:
+    """What to say when a build is interrupted."""
+    return (f"interrupted: the positions solved are kept in {out}.partial; the same "
+            "command goes on from there")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,12 +374,18 @@ def main(argv: list[str] | None = None) -> int:
                         "many stones")
     parser.add_argument("--out", type=Path, default=BOOK_PATH,
                         help=f"the book file (default: {BOOK_PATH})")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="threads solving at once (default: one a core)")
     args = parser.parse_args(argv)
     try:
-        build(args.depth, args.out, log=lambda text: print(text, flush=True))
+        build(args.depth, args.out, log=lambda text: print(text, flush=True),
+              jobs=args.jobs)
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(interrupted(args.out), file=sys.stderr)
+        return 130
     return 0
 
 

@@ -4,8 +4,8 @@ unchanged): one position a line in column-digit notation (an empty line is the s
 out `<position> <score>`; with --analyze, `<position>` and the seven column scores
 (-1000 for a full column); with --weak, scores are -1, 0 or 1. A bad line prints an
 error naming it on stderr and the next line is read. Positions in the opening book
-(core/c4book.py) are answered from it. `--build-book N [--out FILE]` builds that
-book instead (one thread; minutes to hours: see core/c4book.py).
+(core/c4book.py) are answered from it. `--build-book N [--out FILE] [--jobs J]` builds
+that book instead (J threads, one a core by default; resumable: see core/c4book.py).
 """
 from __future__ import annotations
 
@@ -31,11 +31,14 @@ def solve_command(
         "--weak", "-w", help="only win (1), draw (0) or loss (-1)")] = False,
     build_book: Annotated[Optional[int], typer.Option(
         "--build-book", metavar="N", help="build the opening book of every position "
-        "with at most N stones instead (one thread; N = 2 takes about 40 minutes)",
-        show_default=False)] = None,
+        "with at most N stones instead (hours for N = 4; run again after an "
+        "interruption, it goes on where it stopped)", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option(
         "--out", metavar="FILE", help="with --build-book: the book file to write "
         "(default: the shipped book)", show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="J", help="with --build-book: threads solving at once "
+        "(default: one a core)", show_default=False)] = None,
 ) -> None:
     """Solve positions read from standard input, one a line, exactly.
 
@@ -47,13 +50,15 @@ def solve_command(
     if not isinstance(game, Connect4):
         raise PlygroundError(f"there is no exact solver for {game.title}: only for "
                              "Connect 4")
-    if out is not None and build_book is None:
-        raise PlygroundError("--out goes with --build-book N")
-    if build_book is not None:
-        from plyground.core import c4book
-
-        c4book.build(build_book, out or c4book.BOOK_PATH,
-                     log=lambda text: print(text, flush=True))
+    if build_book is None:
+        if out is not None or jobs is not None:
+            raise PlygroundError(f"{'--out' if out is not None else '--jobs'} goes with "
+                                 "--build-book N")
+    else:
+        if analyze or weak:
+            raise PlygroundError(f"{'--analyze' if analyze else '--weak'} does not go "
+                                 "with --build-book: a book holds exact scores")
+        build(build_book, out, jobs)
         return
     from plyground.core.fast.c4solver import Solver
 
@@ -74,3 +79,15 @@ def solve_command(
             print(f"{text} {scores}", flush=True)
         else:
             print(f"{text} {solver.solve(state, weak)}", flush=True)
+
+
+def build(depth: int, out: Path | None, jobs: int | None) -> None:
+    """`--build-book`: an interruption (^C) says where the work is kept, on one line."""
+    from plyground.core import c4book
+
+    out = out or c4book.BOOK_PATH
+    try:
+        c4book.build(depth, out, log=lambda text: print(text, flush=True), jobs=jobs)
+    except KeyboardInterrupt:
+        print(c4book.interrupted(out), file=sys.stderr, flush=True)
+        raise typer.Exit(130) from None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from plyground.core import c4book, get_game
@@ -58,17 +59,40 @@ def test_the_opening_book_answers_the_first_moves_at_once():
 
 def test_the_solve_command_builds_a_book(tmp_path, monkeypatch):
     calls = []
-    monkeypatch.setattr(c4book, "build", lambda depth, out, log: calls.append(
-        (depth, out)) or log("built"))
+    monkeypatch.setattr(c4book, "build", lambda depth, out, log, jobs: calls.append(
+        (depth, out, jobs)) or log("built"))
+    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--build-book", "3",
+                                          "--out", str(tmp_path / "b.json"), "-j", "2"])
+    assert result.exit_code == 0 and result.stdout == "built\n"
+    assert calls == [(3, tmp_path / "b.json", 2)]
+
+
+@pytest.mark.parametrize("options, problem", [
+    (["--build-book", "99"], "a book depth must be 0..8, not 99"),
+    (["--build-book", "-1"], "a book depth must be 0..8, not -1"),
+    (["--build-book", "three"], "Invalid value for '--build-book'"),
+    (["--build-book", "3", "--jobs", "0"], "a build needs 1 thread or more, not 0"),
+    (["--build-book", "3", "--analyze"], "--analyze does not go with --build-book"),
+    (["--build-book", "3", "--weak"], "--weak does not go with --build-book"),
+    (["--build-book", "3", "--out", "."], "is a folder"),
+    (["--out", "x.json"], "--out goes with --build-book"),
+    (["--jobs", "2"], "--jobs goes with --build-book"),
+])
+def test_the_solve_command_reports_a_bad_build_request_on_one_line(options, problem):
+    result = CliRunner().invoke(cli.app, ["solve", "connect4", *options])
+    assert result.exit_code == 2 and problem in result.output
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1
+
+
+def test_an_interrupted_build_says_where_its_work_is_kept(tmp_path, monkeypatch):
+    def interrupted(depth, out, log, jobs):
+        log("1/121 111 2")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(c4book, "build", interrupted)
     result = CliRunner().invoke(cli.app, ["solve", "connect4", "--build-book", "3",
                                           "--out", str(tmp_path / "b.json")])
-    assert result.exit_code == 0 and result.stdout == "built\n"
-    assert calls == [(3, tmp_path / "b.json")]
-
-
-def test_the_solve_command_reports_a_bad_build_request():
-    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--build-book", "99"])
-    assert result.exit_code == 2 and "book depth must be 0..8" in result.output
-    assert "Traceback" not in result.output
-    result = CliRunner().invoke(cli.app, ["solve", "connect4", "--out", "x.json"])
-    assert result.exit_code == 2 and "--out goes with --build-book" in result.output
+    assert result.exit_code == 130 and result.stdout == "1/121 111 2\n"
+    assert result.stderr == (f"interrupted: the positions solved are kept in "
+                             f"{tmp_path / 'b.json'}.partial; the same command goes on "
+                             "from there\n")

@@ -9,7 +9,9 @@ import pytest
 
 from plyground.core import c4book, get_game
 from plyground.core.c4book import BookError
+from plyground.core.fast import c4solver
 from plyground.core.fast.c4solver import Solver
+from tests.core.positions import connect4_endgames
 
 GAME = get_game("connect4")
 
@@ -44,6 +46,24 @@ def test_the_book_gives_the_published_values_of_the_first_moves(book):
     assert book.score(GAME.start()) == 1
     assert [-book.score(GAME.start().play(c)) for c in range(7)] == \
         [-2, -1, 0, 1, 0, -1, -2]
+
+
+@pytest.mark.parametrize("moves", ["151", "443"])  # of the quicker ones to prove
+def test_the_books_3_stone_scores_are_the_solvers(book, moves):
+    # the score s is proven as the solver proves it: one null-window search finds the
+    # score above s - 1, another not above s (a full solve takes a few of them)
+    state = GAME.parse_position(moves)
+    score, solver = book.score(state), Solver(book=False)
+    position, mask, stones = c4solver.kernel_position(state)
+    assert c4solver.negamax(position, mask, stones, score - 1, score, solver.table,
+                            solver.scratch) >= score
+    assert c4solver.negamax(position, mask, stones, score, score + 1, solver.table,
+                            solver.scratch) <= score
+
+
+def test_the_book_holds_every_position_up_to_3_stones(book):
+    assert book.depth >= 3
+    assert [len(layer) for layer in c4book.layers(3)] == [1, 4, 25, 121]
 
 
 def test_a_position_and_its_mirror_share_their_entry(book):
@@ -116,8 +136,82 @@ def test_build_solves_the_deepest_layer_derives_the_rest_and_resumes(tmp_path):
     assert not out.with_name("connect4.json.partial").exists()
     # an interrupted build keeps what it solved and goes on from there
     partial = out.with_name("connect4.json.partial")
-    partial.write_text(json.dumps({"depth": 2, "scores": {"11": -3, "12": 0}}))
+    partial.write_text(json.dumps({"format": c4book.Progress.FORMAT, "depth": 2,
+                                   "seconds": 5.0, "wall": 3.0,
+                                   "scores": {"11": -3, "12": 0}}))
     again = CountingSolver()
     c4book.build(2, out, log=lambda text: None, solver=again)
     assert len(again.solved) == 23 and "11" not in again.solved
     assert c4book.load(out).score(GAME.parse_position("11")) == -3
+
+
+class InterruptedSolver(CountingSolver):
+    """The stub, interrupted (^C) at its `at`-th position."""
+
+    def __init__(self, at: int):
+        super().__init__()
+        self.at = at
+
+    def solve(self, state):
+        if len(self.solved) + 1 == self.at:
+            raise KeyboardInterrupt
+        return super().solve(state)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupted_build_resumes_where_it_stopped_with_the_same_result(tmp_path,
+                                                                            jobs):
+    whole = c4book.build(2, tmp_path / "whole.json", log=lambda text: None,
+                         solver=CountingSolver())
+    out = tmp_path / "book.json"
+    partial = tmp_path / "book.json.partial"
+    lines: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        c4book.build(2, out, log=lines.append, solver=InterruptedSolver(at=10), jobs=jobs)
+    assert not out.exists()
+    saved = json.loads(partial.read_text())  # whole: written atomically, each time
+    kept = len(saved["scores"])  # 9 (one thread), or 8 if the other's 9th was late
+    assert saved["depth"] == 2 and 8 <= kept <= 9 and (jobs == 2 or kept == 9)
+    assert not list(tmp_path.glob("*.tmp"))
+    assert any("2 threads" in line for line in lines) == (jobs == 2)
+    rest = CountingSolver()
+    lines.clear()
+    resumed = c4book.build(2, out, log=lines.append, solver=rest, jobs=jobs)
+    assert "resuming from" in lines[0] and f"{kept} positions already solved" in lines[0]
+    assert len(rest.solved) == 25 - kept and not set(rest.solved) & set(saved["scores"])
+    assert resumed.scores == whole.scores and not partial.exists()
+
+
+def test_a_progress_file_of_another_depth_or_unreadable_is_not_used(tmp_path):
+    out = tmp_path / "book.json"
+    partial = tmp_path / "book.json.partial"
+    for text, said in ((json.dumps({"format": c4book.Progress.FORMAT, "depth": 3,
+                                    "seconds": 0, "wall": 0, "scores": {"11": 5}}),
+                        "not the progress of a depth-2 build"),
+                       ("{half written", "ignoring unreadable")):
+        partial.write_text(text)
+        lines: list[str] = []
+        stub = CountingSolver()
+        c4book.build(2, out, log=lines.append, solver=stub)
+        assert said in lines[0] and len(stub.solved) == 25
+
+
+def test_the_threads_solve_with_one_table_as_the_solver_does():
+    states = connect4_endgames(11, 12, empty=24)
+    lanes = c4book.Lanes(2)
+    solved = {state: score for state, score, _, nodes in
+              c4book.solve_all(states, lanes.solve, 2, lanes.stop)}
+    reference = Solver(book=False)
+    assert solved == {state: reference.solve(state) for state in states}
+
+
+@pytest.mark.parametrize("depth, jobs, problem", [
+    (-1, 1, "a book depth must be 0..8, not -1"),
+    (9, 1, "a book depth must be 0..8, not 9"),
+    (2, 0, "a build needs 1 thread or more, not 0"),
+])
+def test_a_bad_build_request_raises_a_book_error(tmp_path, depth, jobs, problem):
+    with pytest.raises(BookError, match=problem):
+        c4book.build(depth, tmp_path / "b.json", log=lambda text: None, jobs=jobs)
+    with pytest.raises(BookError, match="is a folder"):
+        c4book.build(2, tmp_path, log=lambda text: None)

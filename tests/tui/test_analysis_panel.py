@@ -1,14 +1,18 @@
 """The analysis panel under the Connect 4 board: every column's exact value, after
-every move, solved in the analysis engine without holding up the game."""
+every move, solved in the analysis engine without holding up the game; estimates,
+marked, until then, and a spinner and clock that run from the start."""
 from __future__ import annotations
 
 import random
 
+from textual.app import App
+
 from plyground.core import get_game
 from plyground.core.fast.c4solver import INVALID, Solver
 from plyground.core.perfect import value_of
-from plyground.core.values import describe_value
-from plyground.tui.widgets.analysis import HIDDEN_TEXT, AnalysisPanel
+from plyground.core.search.events import AnalysisProgress, Bound, MoveValue, SearchDone
+from plyground.core.values import WIN, describe_value
+from plyground.tui.widgets.analysis import HIDDEN_TEXT, LEGEND, AnalysisPanel
 from tests.core.positions import random_position
 from tests.tui.helpers import SIZE, make_app, settled, wait_until
 
@@ -39,6 +43,10 @@ def shown_cells(panel: AnalysisPanel) -> list[str]:
     words, moves = (
         [line[i * width:(i + 1) * width].strip() for i in range(7)] for line in lines[1:3])
     return [f"{word} {move}".strip() for word, move in zip(words, moves)]
+
+
+def panel_lines(panel: AnalysisPanel) -> list[str]:
+    return str(panel.render()).split("\n")
 
 
 async def solved(pilot, panel) -> None:
@@ -124,3 +132,64 @@ def test_the_panel_after_a_solve(snap_compare):
         await solved(pilot, app.game_screen.query_one(AnalysisPanel))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=solved_position)
+
+
+class PanelApp(App):
+    """The panel alone, handed made-up reports."""
+
+    def compose(self):
+        yield AnalysisPanel(7)
+
+
+async def test_estimates_are_marked_with_a_legend_and_give_way_to_exact_values():
+    state = GAME.parse_position("4453")
+    app = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(AnalysisPanel)
+        panel.begin(state, "X")
+        await pilot.pause()
+        assert shown_cells(panel) == ["…"] * 7 and panel_lines(panel)[3] == ""
+        win_in_two = WIN - (state.ply + 3)  # X's stone after next wins
+        values = [MoveValue(0, -12, Bound.ESTIMATE), MoveValue(1, 0, Bound.EXACT),
+                  MoveValue(2, win_in_two, Bound.ESTIMATE),
+                  *(MoveValue(c, 35, Bound.ESTIMATE) for c in range(3, 7))]
+        panel.progress(AnalysisProgress(tuple(values), 7, 1000, 0.5))
+        await pilot.pause()
+        assert shown_cells(panel) == ["~-12", "draw", "~win in 2"] + ["~+35"] * 4
+        assert "Solving 1/7" in panel_lines(panel)[0]
+        assert panel_lines(panel)[3] == LEGEND and LEGEND.startswith("~ ")
+        exact = [MoveValue(c, value_of(-c, state.ply), Bound.EXACT) for c in range(7)]
+        panel.progress(AnalysisProgress(tuple(exact), 7, 2000, 0.7))
+        await pilot.pause()
+        assert "~" not in str(panel.render()) and "Solving 7/7" in panel_lines(panel)[0]
+        panel.finish(SearchDone(3, exact[0].value, (3,), 123_456, 0.8, 38, tuple(exact)))
+        await pilot.pause()
+        assert panel_lines(panel)[0].startswith("Exact values, X to play")
+        assert panel_lines(panel)[3].startswith("solved: 123.5k nodes in ")
+        assert shown_cells(panel)[0] == "draw" and shown_cells(panel)[1] == "loss in 19"
+
+
+async def test_the_spinner_and_the_clock_run_before_any_report_comes():
+    app = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(AnalysisPanel)
+        panel.begin(GAME.parse_position("4453"), "X")
+        first = panel_lines(panel)[0]
+        await wait_until(pilot, lambda: panel.frame >= 3 and panel.elapsed > 0)
+        assert panel_lines(panel)[0] != first  # the spinner turned, the clock ran
+        assert panel_lines(panel)[0][0] != first[0]
+
+
+async def test_the_app_shows_estimates_first_then_replaces_them_with_exact_values():
+    state = GAME.parse_position("4453122716")  # past the book: seconds of solving
+    app = make_app(sides=("human", "human"), position=GAME.format_position(state),
+                   analysis=True)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.game_screen.query_one(AnalysisPanel)
+        await wait_until(pilot, lambda: len(panel.estimated) > 0)
+        assert panel.phase == "solving" and panel_lines(panel)[3] == LEGEND
+        assert all(cell.startswith("~") for column, cell in enumerate(shown_cells(panel))
+                   if column in panel.estimated)
+        await solved(pilot, panel)
+        assert shown_cells(panel) == expected_cells(state)
+        assert "~" not in str(panel.render())

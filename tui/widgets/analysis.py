@@ -1,10 +1,15 @@
-"""The analysis panel under the board: every column's exact value for the side to move
-if it plays there ("win in 5", "draw", "loss in 12"), colour-coded and aligned with the
+"""The analysis panel under the board: every column's value for the side to move if it
+plays there ("win in 5", "draw", "loss in 12"), colour-coded and aligned with the
 board's columns, with the solver's progress while a hard position is being solved.
 
+A column not solved yet shows Alpha-Beta's estimate of it, marked with a `~` and dimmed
+(`~+12`, `~win` `in 3`), with a line saying what `~` means; each is replaced by the
+exact value when it is proven. The spinner turns and the clock runs from the moment
+the panel is handed a position (its own clock: no message from the solver is needed).
+
 "in 5" counts the moves of the side that wins, this one included when it is the side
-to move (values.py's `describe_value`). The screen runs the solver in its own process
-and hands the panel what comes back.
+to move (values.py's `describe_value`). The screen runs the analysis in its own process
+(core/analysis.py) and hands the panel what comes back.
 """
 from __future__ import annotations
 
@@ -15,11 +20,14 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from plyground.core.search.events import AnalysisProgress, SearchDone
+from plyground.core.search.events import AnalysisProgress, Bound, SearchDone
 from plyground.core.values import describe_value
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+TICK = 0.1  # seconds between two redraws while solving: the spinner's step, the clock's
 HIDDEN_TEXT = "Analysis hidden (a shows it)."
+ESTIMATE_MARK = "~"
+LEGEND = f"{ESTIMATE_MARK} Alpha-Beta's estimate, until solved"
 
 
 def short_count(count: int) -> str:
@@ -30,10 +38,15 @@ def short_count(count: int) -> str:
     return str(count)
 
 
-def outlook(value: float | None, ply: int) -> tuple[str, str, str]:
-    """(word, "in N", colour class) of a column's value; None: not known yet."""
+def outlook(value: float | None, ply: int,
+            estimate: bool = False) -> tuple[str, str, str]:
+    """(word, "in N", colour class) of a column's value; None: not known yet. An
+    estimate is marked (`~+12`, `~win` `in 3`) and dimmed, whatever its sign."""
     if value is None:
         return "…", "", "pending"
+    if estimate:
+        word, _, moves = describe_value(value, ply).partition(" in ")
+        return ESTIMATE_MARK + word, f"in {moves}" if moves else "", "estimate"
     if value == 0:
         return "draw", "", "draw"
     word, _, moves = describe_value(value, ply).partition(" in ")
@@ -52,11 +65,12 @@ class AnalysisPanel(Widget):
     AnalysisPanel > .analysis--draw { color: $warning; }
     AnalysisPanel > .analysis--loss { color: $error; }
     AnalysisPanel > .analysis--pending { color: $text-muted; }
+    AnalysisPanel > .analysis--estimate { color: $text-muted; text-style: italic; }
     AnalysisPanel > .analysis--error { color: $error; }
     """
     COMPONENT_CLASSES = {
         "analysis--title", "analysis--muted", "analysis--win", "analysis--draw",
-        "analysis--loss", "analysis--pending", "analysis--error",
+        "analysis--loss", "analysis--pending", "analysis--estimate", "analysis--error",
     }
 
     def __init__(self, width: int, **kwargs) -> None:
@@ -65,19 +79,29 @@ class AnalysisPanel(Widget):
         self.cell_width = 6
         self.state = None
         self.side = ""
-        self.values: dict[int, float] = {}
+        self.values: dict[int, float] = {}  # exact and estimated
+        self.estimated: set[int] = set()  # the columns whose value is an estimate
         self.total = 0
         self.nodes = 0
+        self.began = time.monotonic()  # the panel's own clock (the solver's may be fake)
         self.elapsed = 0.0
+        self.frame = 0  # the spinner's, one step a redraw
         self.phase = "idle"  # solving, done, over, hidden, failed
         self.reason = ""
 
     def on_mount(self) -> None:
-        self.set_interval(0.2, self.turn_spinner)
+        self.set_interval(TICK, self.turn_spinner)
 
     def turn_spinner(self) -> None:
         if self.phase == "solving":
+            self.frame += 1
+            self.elapsed = time.monotonic() - self.began
             self.refresh()
+
+    @property
+    def exact(self) -> int:
+        """How many columns have their exact value."""
+        return len(self.values) - len(self.estimated)
 
     # --- what the screen calls ---------------------------------------------------
 
@@ -87,17 +111,23 @@ class AnalysisPanel(Widget):
 
     def begin(self, state, side: str) -> None:
         self.state, self.side = state, side
-        self.values, self.total, self.nodes, self.elapsed = {}, len(state.moves()), 0, 0.0
+        self.values, self.estimated = {}, set()
+        self.total, self.nodes, self.elapsed = len(state.moves()), 0, 0.0
+        self.began, self.frame = time.monotonic(), 0
         self.phase = "solving"
         self.refresh(layout=True)
 
     def progress(self, event: AnalysisProgress) -> None:
         self.values = {value.move: value.value for value in event.values}
-        self.total, self.nodes, self.elapsed = event.total, event.nodes, event.elapsed
+        self.estimated = {value.move for value in event.values
+                          if value.bound == Bound.ESTIMATE}
+        self.total, self.nodes = event.total, event.nodes
         self.refresh()
 
     def finish(self, result: SearchDone) -> None:
         self.values = {value.move: value.value for value in result.move_values}
+        self.estimated = set()
+        self.nodes, self.elapsed = result.work, time.monotonic() - self.began
         self.phase = "done"
         self.refresh()
 
@@ -113,7 +143,21 @@ class AnalysisPanel(Widget):
     # --- drawing -------------------------------------------------------------------
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 3 if self.phase in ("solving", "done") else 1
+        return 4 if self.phase in ("solving", "done") else 1
+
+    def real_clock(self) -> bool:
+        """Whether seconds are real (tests run the app on a fake clock, and a figure
+        that changes from run to run has no place in their screenshots)."""
+        return getattr(getattr(self.app, "analyst", None), "clock", "real") != "tick"
+
+    def footer(self) -> str:
+        """The last line: what `~` means while estimates show; what it took once done."""
+        if self.phase == "solving":
+            return LEGEND if self.estimated else ""
+        if not self.nodes:
+            return "known without a search (opening book)"
+        took = f" in {self.elapsed:.1f} s" if self.real_clock() else ""
+        return f"solved: {short_count(self.nodes)} nodes{took}"
 
     def render(self) -> Text:
         style = self.get_component_rich_style
@@ -130,16 +174,17 @@ class AnalysisPanel(Widget):
             text.append(f"Exact values, {self.side} to play", style("analysis--title"))
             text.append("  (a hides)", style("analysis--muted"))
         else:
-            spinner = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+            spinner = SPINNER[self.frame % len(SPINNER)]
             text.append(f"{spinner} Solving ", style("analysis--title"))
-            text.append(f"{len(self.values)}/{self.total} · {short_count(self.nodes)} "
+            text.append(f"{self.exact}/{self.total} · {short_count(self.nodes)} "
                         f"nodes · {self.elapsed:.1f} s", style("analysis--muted"))
         legal = set(self.state.moves())
         best = max(self.values.values(), default=None)
         rows = (Text(no_wrap=True), Text(no_wrap=True))
         for column in range(self.columns):
             if column in legal:
-                word, moves, kind = outlook(self.values.get(column), self.state.ply)
+                word, moves, kind = outlook(self.values.get(column), self.state.ply,
+                                            column in self.estimated)
             else:
                 word, moves, kind = "full", "", "pending"
             cell_style = style(f"analysis--{kind}")
@@ -149,8 +194,9 @@ class AnalysisPanel(Widget):
                 moves = moves.removeprefix("in ")
             rows[0].append(word.center(self.cell_width), cell_style)
             rows[1].append(moves.center(self.cell_width), cell_style)
+        for row in rows:
+            text.append("\n")
+            text.append_text(row)
         text.append("\n")
-        text.append_text(rows[0])
-        text.append("\n")
-        text.append_text(rows[1])
+        text.append(self.footer(), style("analysis--muted"))
         return text
