@@ -68,6 +68,7 @@ class Agent:
     shows = "tree"
     # the ids of the games it can play (None: every game; `plays` may decide instead)
     games: tuple[str, ...] | None = None
+    solves_exactly = False  # an exact solver (a review may call the solver directly)
     # an agent from outside plyground (a plugin, an engine): whatever goes wrong in its
     # decision is its fault and forfeits the game (AgentFault), and a tournament runs
     # it in a process of its own

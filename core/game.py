@@ -223,6 +223,10 @@ class GameEntry:
     rules: str = ""  # the rules in a few lines, for the app's help screen
     analysis: str | None = None  # (state, observer, control) -> every move's exact value
     analysis_agent: str = "alphabeta:time=2"  # the agent `analyze` uses by default
+    # how `review` judges a game without a solver: the agent spec, and optionally
+    # another for the endgame with how many plies before the end it takes over
+    review: tuple = ("alphabeta:nodes=20000",)
+    review_scale: float = 100.0  # the heuristic figure worth a 75 % expected score
 
 
 _REGISTRY: dict[str, GameEntry] = {}

@@ -33,6 +33,7 @@ def forfeit_outcome(state: State, reason: object) -> Outcome:
     (`reason`, an AgentFault or its text): the other side wins, e.g. `X forfeits: Bot
     (1s) raised ZeroDivisionError: division by zero`."""
     side = state.to_move
+    reason = " ".join(str(reason).splitlines())  # one line: a status line, a record
     return Outcome(1 - side, f"{state.game.side_labels[side]} forfeits: {reason}")
 
 

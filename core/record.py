@@ -68,6 +68,11 @@ class GameRecord:
     reason: str = ""
     headers: dict[str, str] = field(default_factory=dict)  # any others, kept as read
 
+    def __post_init__(self) -> None:
+        # as it will be written: a header value is one line (an agent's failure may
+        # not be), so that a record reads back to what it was
+        self.reason = one_line(self.reason)
+
     @property
     def start(self):
         return self.tree.root.state

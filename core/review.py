@@ -22,10 +22,10 @@ to move, a win with its k-th stone scores 22 - k):
 Other games: estimates from a search at a fixed budget, proven values exact. Alpha-Beta
 searches each position with every root move in a full window (`exact_root`), so each
 move gets its own value at the same depth; the budget is a node count or a depth, never
-a clock, so a review is the same every time (PLANS: each game's, stated in the output;
+a clock, so a review is the same every time (each game's `review` in its registration, stated in the output;
 `--agent` picks another, MCTS too). Each value becomes an expected score E for the side
 that moved: 1 for a proven win, 0 for a proven loss; for a heuristic value v,
-E = 1 / (1 + 3^(-v/s)), where s is the game's scale (SCALES: the heuristic figure worth
+E = 1 / (1 + 3^(-v/s)), where s is the game's scale (its `review_scale`: the heuristic figure worth
 75 %); an MCTS mean result (a draw counts ½) is E itself. The loss is
 E(best) - E(played):
 
@@ -84,22 +84,9 @@ class Plan:
                 "the end")
 
 
-# Each budget reviews a full game of its game in under a minute or so on one core
-# (the README gives the figures). Quarto's search is slow near the start (its top two
-# plies run in Python, over 200 moves each), so it looks one ply deep there, and from
-# 10 plies before the end searches to the end: exact wherever that ends in its nodes.
-PLANS: dict[str, Plan] = {
-    "boom": Plan("alphabeta:nodes=50000"),
-    "cephalopod": Plan("alphabeta:nodes=5000"),
-    "quarto": Plan("alphabeta:depth=1", "alphabeta:nodes=200000", 10),
-}
-DEFAULT_PLAN = Plan("alphabeta:nodes=20000")
-# The heuristic figure worth a 75 % expected score, in each game's own units: Connect 4
-# (with --agent) a few open threes; BOOM about three safe columns; Cephalopod two dice;
-# Quarto a fifth of a pool that hands over a win.
-SCALES: dict[str, float] = {"connect4": 100, "boom": 100, "cephalopod": 200,
-                            "quarto": 100}
-DEFAULT_SCALE = 100.0
+# Each game declares how it is reviewed (GameEntry.review, review_scale): budgets that
+# review a full game in under a minute or so on one core (the README gives figures).
+DEFAULT_SCALE = 100.0  # a game that declares no review_scale (GameEntry's default)
 SOLVER = "the exact solver (opening book, then search)"
 
 
@@ -443,7 +430,7 @@ def game_of(source) -> tuple[Game, State, list[Move]]:
 def uses_solver(game: Game, agent: Agent | None) -> bool:
     from .games.connect4 import Connect4
 
-    return isinstance(game, Connect4) and (agent is None or agent.kind == "perfect")
+    return isinstance(game, Connect4) and (agent is None or agent.solves_exactly)
 
 
 def review(source, agent: str | Agent | None = None,
@@ -451,7 +438,7 @@ def review(source, agent: str | Agent | None = None,
     """Review the main line of `source`, a GameRecord or (game, start, moves).
 
     `agent`: the analyser, an agent or its spec (default: Connect 4's solver, else the
-    game's plan in PLANS). `progress(done, total)` is called after each position
+    game's registered `review` plan). `progress(done, total)` is called after each position
     analysed. Raises PlygroundError for an agent that cannot review the game."""
     game, start, moves = game_of(source)
     states = [start]
@@ -461,7 +448,7 @@ def review(source, agent: str | Agent | None = None,
         agent = parse_agent(agent)
     if agent is not None and not agent.plays(game):
         raise BadSetting(f"{agent.title} cannot play {game.title}: {agent.description}")
-    units = SCALES.get(game.id, DEFAULT_SCALE)
+    units = game.entry.review_scale
     started = time.perf_counter()
     if uses_solver(game, agent):
         reviews, values = solver_review(states, moves, progress)
@@ -481,7 +468,7 @@ def chooser(game: Game, agent: Agent | None) -> tuple[Callable[[State], Agent], 
     if agent is not None:
         agent.prepare()
         return (lambda state: agent), agent.spec
-    plan = PLANS.get(game.id, DEFAULT_PLAN)
+    plan = Plan(*game.entry.review)
     main = parse_agent(plan.agent)
     endgame = parse_agent(plan.endgame) if plan.endgame else main
     for each in {main, endgame}:

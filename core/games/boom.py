@@ -302,4 +302,5 @@ register_game(
            "BOOM (key b): its bomb and its own pieces in the bomb's row go, and what was "
            "above falls. If a BOOM gives both sides four, the side that BOOMed loses. "
            "A full board, or 300 plies, is a draw."),
-    notation="actions played, 1-7 or B, e.g. 1234567123B")
+    notation="actions played, 1-7 or B, e.g. 1234567123B",
+    review=("alphabeta:nodes=50000",), review_scale=100)  # about three safe columns

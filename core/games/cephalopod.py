@@ -263,4 +263,5 @@ register_game(
            "you choose which (at least two of them), they leave the board, and the new "
            "die shows their sum; otherwise it shows 1. When the board is full, the side "
            "with more dice wins."),
-    notation="rows from the top and the side to move, e.g. '.r1./r2.r3/.r4. r'")
+    notation="rows from the top and the side to move, e.g. '.r1./r2.r3/.r4. r'",
+    review=("alphabeta:nodes=5000",), review_scale=200)  # two dice

@@ -408,4 +408,7 @@ register_game(
            "sharing an attribute wins; in the variant, a 2×2 square too. All 16 placed "
            "with no such line: a draw."),
     notation="rows from the top, each square . or a piece's hex code, and the piece in "
-             "hand, e.g. '0.../..5./..../.... a'")
+             "hand, e.g. '0.../..5./..../.... a'",
+    # its top two plies run in Python (200 moves each): one ply deep until 10 plies
+    # before the end, then to the end (a fifth of a pool that hands over a win: 100)
+    review=("alphabeta:depth=1", "alphabeta:nodes=200000", 10), review_scale=100)

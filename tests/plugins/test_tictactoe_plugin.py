@@ -202,7 +202,7 @@ async def test_arrows_enter_digits_and_clicks_place_and_a_taken_cell_is_refused(
         await pilot.press("5")  # b2 again
         await pilot.pause()
         assert screen.match.move_texts() == ["a3", "b2"]
-        assert any("B2 is taken (by O)" in m for m in messages)
+        assert any("Not played: b2 is taken (by O)" in m for m in messages)
         width, height = board.cell_size  # click c1: column 3, the bottom row
         await pilot.click("#board", offset=(2 + 2 + 2 * (width + 1) + width // 2,
                                             1 + 2 * (height + 1) + height // 2))

@@ -83,7 +83,8 @@ async def test_boom_without_a_bomb_is_refused_with_the_reason():
         await pilot.pause()
         await click(pilot, button_offset(screen.board))
         assert screen.match.moves == []
-        refusal = "Green has no bomb on the board (next bomb in 4 turns, on its turn 5)."
+        refusal = ("Not played: Green has no bomb on the board (next bomb in 4 turns, "
+                   "on its turn 5).")
         assert messages.count(refusal) == 2, messages
 
 

@@ -89,7 +89,7 @@ async def test_a_full_column_is_refused():
         await pilot.press("1")
         await pilot.pause()
         assert app.game_screen.match.moves == [0] * 6
-        assert any("Column 1 is full" in m for m in messages)
+        assert any("Not played: column 1 is full" in m for m in messages)
 
 
 async def test_the_screen_resizes_and_answers_keys_while_the_agent_thinks():

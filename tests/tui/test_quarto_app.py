@@ -103,13 +103,14 @@ async def test_refused_actions_say_why_and_lose_nothing():
         messages = record_notifications(app)
         screen, board = app.game_screen, app.game_screen.board
         await click(pilot, piece_offset(board, 7))  # a give before placing
-        assert "Place the piece in hand on a square first, as in b3:5." in messages
+        assert ("Not played: place the piece in hand on a square first, as in b3:5."
+                in messages)
         await click(pilot, square_offset(board, 0))  # a4 holds piece 3
-        assert "Square a4 is taken." in messages
+        assert "Not played: square a4 is taken." in messages
         assert screen.match.moves == [] and board.pending is None
         await click(pilot, square_offset(board, C3))
         await click(pilot, piece_offset(board, 3))  # on the board, not in the pool
-        assert "Piece 3 (tdSH) is not available to give." in messages
+        assert "Not played: piece 3 (tdSH) is not available to give." in messages
         assert screen.match.moves == [] and board.pending == C3  # the placement stays
         await pilot.press("enter")  # the pool cursor is on a piece still there
         await pilot.pause()
