@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from plyground.core import Budget, PlygroundError, get_game, make_agent
+from plyground.core.c4book import default_book
 from plyground.core.fast.c4solver import Solver
 from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE, value_of
 from plyground.core.search.alphabeta import alphabeta_search
@@ -36,7 +37,10 @@ def test_perfect_plays_a_best_scoring_move_with_exact_values():
 
 
 def test_without_time_to_solve_it_falls_back_to_alpha_beta_as_an_estimate():
-    early = GAME.parse_position("211")  # past the opening book: minutes to solve
+    # a stone past the opening book, so its moves' positions are not in it either:
+    # seconds to solve
+    book = default_book()
+    early = GAME.parse_position("2112121"[:book.depth + 1])
     done = make_agent("perfect", time=0.05).decide(early)
     assert done.note.startswith(ESTIMATE_NOTE)
     assert done.best_move in early.moves()
