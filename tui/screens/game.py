@@ -524,7 +524,7 @@ class GameScreen(Screen):
             game = self.match.game
             self.analysis_id = self.app.analyst.submit(
                 AnalysisRequest(game.id, game.format_position(state), game.options()))
-            panel.begin(state, self.side_label())
+            panel.begin(state, self.side_label(state.to_move))
 
     def stop_analysis(self) -> None:
         if self.analysis_id is not None:
