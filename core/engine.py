@@ -82,6 +82,40 @@ class AnalysisRequest:
         return analyse(state, observer, SearchControl(Budget(), stop, clock))
 
 
+@dataclass(frozen=True)
+class ReviewRequest:
+    """A review of a line of moves from a position (core/review.py): a `Review`, its
+    progress streamed as `ReviewProgress` events. Cancelling stops it after the
+    position being analysed."""
+
+    game_id: str
+    position: str
+    moves: tuple[str, ...]  # in the game's notation
+    game_options: dict = field(default_factory=dict)
+    agent: str | None = None  # the analyser (None: the game's own plan)
+    trace = False
+    trace_cap = 0
+
+    def run(self, observer, stop: StopFlag, clock):
+        """In the child: the review (a `Review`)."""
+        from .game import PlygroundError
+        from .review import ReviewProgress, review
+
+        states = [_parse_state(self.game_id, self.game_options, self.position)]
+        moves = []
+        for text in self.moves:
+            moves.append(states[-1].game.parse_move(text, states[-1]))
+            states.append(states[-1].play(moves[-1]))
+
+        def progress(done: int, total: int) -> None:
+            observer(ReviewProgress(done, total))
+            if stop.is_set():
+                raise PlygroundError("the review was stopped")
+
+        progress(0, sum(state.outcome() is None for state in states))
+        return review((states[0].game, states[0], moves), self.agent, progress)
+
+
 def _parse_state(game_id: str, options: dict, position: str):
     from . import games  # noqa: F401  (registers the games)
     from .game import get_game

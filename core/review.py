@@ -91,6 +91,15 @@ SOLVER = "the exact solver (opening book, then search)"
 
 
 @dataclass(frozen=True)
+class ReviewProgress:
+    """Live, from a review in the engine (engine.ReviewRequest): `done` positions of
+    `total` analysed."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
 class MoveReview:
     """One move of the main line, judged. Values are for the side that played it, on
     the analyser's scale (values.py: `describe_value` reads them)."""

@@ -20,6 +20,7 @@ from plyground.core.match import HUMAN, Match
 from plyground.core.record import GameRecord
 
 from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
+from .screens.game_review import ReviewUpdate
 from .screens.setup import SetupScreen
 from .themes import board_variable_defaults, load_themes
 
@@ -42,9 +43,11 @@ class PlygroundApp(App):
         self.move_delay = move_delay
         if not animations:
             self.animation_level = "none"
-        self.engine = Engine(self.engine_listener, clock=clock)
+        self.engine = Engine(partial(self.forward, EngineUpdate), clock=clock)
         self.analysis = analysis  # whether game screens show the analysis panel
-        self.analyst = Engine(self.analyst_listener, clock=clock)  # runs the analysis
+        self.analyst = Engine(partial(self.forward, AnalysisUpdate), clock=clock)
+        # reviews games (started at the first review: an engine spawns on first use)
+        self.reviewer = Engine(partial(self.forward, ReviewUpdate), clock=clock)
         self.game_screen: GameScreen | None = None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -77,6 +80,7 @@ class PlygroundApp(App):
     def on_unmount(self) -> None:
         self.engine.close()
         self.analyst.close()
+        self.reviewer.close()
 
     def exit_if_the_terminal_is_gone(self) -> None:
         """A closed terminal does not always send its hangup signal (not through
@@ -86,17 +90,12 @@ class PlygroundApp(App):
         except (OSError, AttributeError, ValueError):
             self.exit()
 
-    def engine_listener(self, update) -> None:
-        """Called on the engine's reader thread: hand the update to the game screen."""
+    def forward(self, message_class, update) -> None:
+        """Called on an engine's reader thread: hand its update to the game screen,
+        as a `message_class` message (which engine it came from)."""
         screen = self.game_screen
         if screen is not None:
-            screen.post_message(EngineUpdate(update))
-
-    def analyst_listener(self, update) -> None:
-        """The same for the analysis engine's updates."""
-        screen = self.game_screen
-        if screen is not None:
-            screen.post_message(AnalysisUpdate(update))
+            screen.post_message(message_class(update))
 
     def start_match(self, game_id: str, sides: tuple[str, str],
                     position: str | None = None, options: dict | None = None,

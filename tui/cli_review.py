@@ -24,12 +24,11 @@ from plyground.core.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
                                    MISTAKE_LOSS, SOLVER, Review, review)
 
 from .exit_codes import INTERRUPTED
+from .review_labels import ESTIMATE_MARK, LABEL_STYLES
 from .value_chart import chart
 
 CHART_HALF = 3  # rows above (and below) the zero line
 CHART_WIDTH = 60  # a short game's plies spread over about this many columns
-LABEL_STYLES = {"best": "bold green", "good": "green", "inaccuracy": "yellow",
-                "mistake": "dark_orange", "blunder": "bold red"}
 
 
 def load_game(source: str) -> GameRecord:
@@ -63,7 +62,7 @@ def moves_table(review: Review) -> Table:
         number = f"{move.ply // 2 + 1}." + ("" if move.side == 0 else "..")
         label = Text(move.label, style=LABEL_STYLES[move.label])
         if not move.exact:
-            label.append(" ~", style="dim")
+            label.append(f" {ESTIMATE_MARK}", style="dim")
         best = "" if move.label == "best" else \
             f"{game.format_move(move.best_move)} ({move.best_text})"
         table.add_row(number, game.side_labels[move.side], game.format_move(move.move),

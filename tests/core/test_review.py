@@ -230,3 +230,35 @@ def test_an_mcts_review_is_an_estimate_on_the_mean_scale():
     assert result.analyser == "mcts:iterations=300"
     assert not result.exact and {move.scale for move in result.moves} == {MEAN}
     assert all(0 <= move.played_value <= 1 for move in result.moves)
+
+
+# --- in the engine (the app's review: engine.ReviewRequest) ----------------------------
+
+def test_a_review_in_the_engine_gives_the_review_of_the_core_with_its_progress():
+    from plyground.core.engine import Engine, ReviewRequest
+    from plyground.core.review import ReviewProgress
+
+    start = CONNECT4.parse_position("5554224333234511764415115")
+    moves, state = [], start
+    for text in "1222":
+        moves.append(CONNECT4.parse_move(text, state))
+        state = state.play(moves[-1])
+    events = []
+    with Engine() as engine:
+        done = engine.run(ReviewRequest("connect4", "5554224333234511764415115",
+                                        tuple("1222")), events.extend)
+    direct = review((CONNECT4, start, moves))
+    assert [move.label for move in done.result.moves] == \
+        [move.label for move in direct.moves]
+    assert done.result.values == direct.values
+    progress = [event for event in events if isinstance(event, ReviewProgress)]
+    assert state.outcome() is None  # every position of the line is open: all analysed
+    assert progress[0] == ReviewProgress(0, len(moves) + 1)
+    assert progress[-1] == ReviewProgress(len(moves) + 1, len(moves) + 1)
+
+
+def test_a_review_request_with_an_illegal_move_fails_with_the_rules_reason():
+    from plyground.core.engine import Engine, EngineError, ReviewRequest
+
+    with Engine() as engine, pytest.raises(EngineError, match="full"):
+        engine.run(ReviewRequest("connect4", "111111", ("1",)))

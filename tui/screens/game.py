@@ -39,6 +39,8 @@ from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
 from ..widgets.move_list import MoveList
+from ..widgets.review_panel import ReviewPanel
+from .game_review import GameReview
 from .help import HelpScreen, keys_text
 from .opponent import OpponentScreen
 from .result import ResultScreen
@@ -89,7 +91,7 @@ class SearchRecord:
     started: float = 0.0
 
 
-class GameScreen(Screen):
+class GameScreen(GameReview, Screen):
     DEFAULT_CSS = """
     GameScreen #players { height: 1; padding: 0 1; background: $panel; }
     GameScreen #main { height: 1fr; }
@@ -116,6 +118,7 @@ class GameScreen(Screen):
         Binding("right_square_bracket", "walk(1)", "Forward", show=False),
         Binding("l", "live", "Live game", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("e", "review", "Review"),
         Binding("w", "save", "Save"),
         Binding("g", "games", "Games", show=False),
         Binding("question_mark,f1", "help", "Help", show=False),
@@ -158,6 +161,7 @@ class GameScreen(Screen):
                 if self.has_analysis:
                     yield AnalysisPanel(self.match.game.board.width)
                 yield Static(id="status")
+                yield ReviewPanel()
                 yield MoveList()
             yield Inspector(id="inspector")
         yield Footer()
@@ -190,6 +194,8 @@ class GameScreen(Screen):
         if self.has_analysis:
             self.query_one(AnalysisPanel).set_cell_width(self.board.cell_width)
         self.query_one("#left").styles.width = 48 if large else 41
+        self.review_panel.set_class(not large, "small")
+        self.review_panel.mark(self.viewing or self.live, self.viewing is None)
 
     def player_name(self, side: int) -> str:
         agent = self.match.agents[side]
@@ -247,7 +253,9 @@ class GameScreen(Screen):
         start_text = "" if start == self.match.game.start() else \
             self.match.game.format_position(start)
         self.query_one(MoveList).show(self.match.game, self.game_tree,
-                                      self.viewing or self.live, self.live, start_text)
+                                      self.viewing or self.live, self.live, start_text,
+                                      self.judged)
+        self.review_panel.mark(self.viewing or self.live, self.viewing is None)
 
     def show_turn(self) -> None:
         """The status line and the board's cursor for the current position."""
@@ -774,6 +782,7 @@ class GameScreen(Screen):
             self.keep_in_history()
             self.cancel_search()
             self.stop_analysis()
+            self.stop_review()
             self.app.open_record(record, id, replacing=self)
 
         self.app.push_screen(GamesScreen(), chosen)
@@ -783,7 +792,7 @@ class GameScreen(Screen):
     def check_action(self, action: str, parameters) -> bool | None:
         """Show only the keys that mean something now (None = shown but disabled)."""
         if action in ("pause", "step_move"):
-            return True if self.match.watching else None
+            return self.match.watching  # (hidden when a human plays: room for the rest)
         if action == "another_opponent":
             return self.match.forfeit is not None
         if action == "toggle_analysis":
@@ -809,6 +818,7 @@ class GameScreen(Screen):
         self.keep_in_history()
         self.match.restart()
         self.game_tree, self.decided = GameTree(self.match.start), {}
+        self.clear_review()
         self.history_id, self.started = None, now()
         self.start_game()
 
@@ -1020,6 +1030,7 @@ class GameScreen(Screen):
         self.keep_in_history()
         self.cancel_search()
         self.stop_analysis()
+        self.stop_review()
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:

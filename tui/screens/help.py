@@ -19,7 +19,10 @@ INSPECTOR_SYMBOLS = (
     "next · the board's heat: where the playouts go.\n"
     "Agents from outside plyground (bots, engines): their own reports, in their own "
     "units.\n"
-    "s: step through the search that decided, event by event (←/→, [ ], Home/End).")
+    "s: step through the search that decided, event by event (←/→, [ ], Home/End).\n"
+    "Review (e): after a move in the list, ?! an inaccuracy, ? a mistake, ?? a blunder; "
+    "~ a label from a search's estimate, not a proof; the graph: each ply's value for "
+    "the first side (up: it is ahead), a click views that ply.")
 
 
 TEXTUAL_ACTIONS = {binding.action for binding in Screen.BINDINGS}  # focus, copy

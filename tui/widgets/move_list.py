@@ -1,6 +1,8 @@
 """The moves of the game, numbered in pairs like a score sheet, with the variations
 tried under the move they replace, indented as in a PGN file. A click on a move, or
-the arrows while the list has the focus, show its position (`MoveList.Chosen`)."""
+the arrows while the list has the focus, show its position (`MoveList.Chosen`). A
+reviewed move carries its annotation (`?!`, `?`, `??`: review_labels.py), in its
+label's colour."""
 from __future__ import annotations
 
 from rich.style import Style
@@ -12,6 +14,9 @@ from textual.widgets import Static
 
 from plyground.core.gametree import GameNode, GameTree
 from plyground.core.record import number
+from plyground.core.review import MoveReview
+
+from ..review_labels import GLYPHS, LABEL_STYLES
 
 INDENT = 5  # a variation's first column: under the moves of its row
 
@@ -41,6 +46,7 @@ class MoveList(VerticalScroll, can_focus=True):
         self.nodes: list[GameNode] = []  # what each clickable move leads to
         self.current: GameNode | None = None
         self.live: GameNode | None = None
+        self.judged: dict[GameNode, MoveReview] = {}  # the reviewed moves
 
     def compose(self):
         yield Static(id="moves")
@@ -49,10 +55,12 @@ class MoveList(VerticalScroll, can_focus=True):
         self.border_title = "Moves"
 
     def show(self, game, tree: GameTree, current: GameNode, live: GameNode,
-             start: str = "") -> None:
+             start: str = "", judged: dict[GameNode, MoveReview] | None = None) -> None:
         """The moves of `tree`; `current` (the position on the board) stands out, and
-        `live` (where the game is) is bold. `start` names an unusual start position."""
+        `live` (where the game is) is bold. `start` names an unusual start position;
+        `judged` gives the moves a review labelled."""
         self.game, self.current, self.live, self.nodes = game, current, live, []
+        self.judged = judged or {}
         text = Text()
         if start:
             text.append(f"from position {start}\n", style="dim")
@@ -96,7 +104,8 @@ class MoveList(VerticalScroll, can_focus=True):
                     text.append(")\n")
                 row, pending = [], []
             else:
-                text.append(" " * max(1, 6 - len(self.label(child))))
+                text.append(" " * max(1, 6 - len(self.label(child))
+                                      - len(self.glyph(child))))
             node = child
 
     def write_line(self, text: Text, first: GameNode, forced: bool) -> None:
@@ -119,6 +128,10 @@ class MoveList(VerticalScroll, can_focus=True):
     def label(self, node: GameNode) -> str:
         return self.game.format_move(node.move)
 
+    def glyph(self, node: GameNode) -> str:
+        judged = self.judged.get(node)
+        return "" if judged is None else GLYPHS[judged.label]
+
     def write_move(self, text: Text, node: GameNode) -> None:
         style = Style(meta={"@click": f"go({len(self.nodes)})"})
         if node is self.current:
@@ -129,7 +142,12 @@ class MoveList(VerticalScroll, can_focus=True):
         if node.comment:
             style += Style(underline=True)
         self.nodes.append(node)
+        judged = self.judged.get(node)
+        if judged is not None and GLYPHS[judged.label]:
+            style = Style.parse(LABEL_STYLES[judged.label]) + style
         text.append(self.label(node), style=style)
+        if self.glyph(node):
+            text.append(self.glyph(node), style=style)
 
     # --- choosing ----------------------------------------------------------------------
 

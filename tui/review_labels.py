@@ -1,0 +1,9 @@
+"""How a review's move labels look, on the command line and in the app: each label's
+colour, and the annotation a move list prints after a move (as in chess: `?!` an
+inaccuracy, `?` a mistake, `??` a blunder; best and good moves go unmarked)."""
+from __future__ import annotations
+
+LABEL_STYLES = {"best": "bold green", "good": "green", "inaccuracy": "yellow",
+                "mistake": "dark_orange", "blunder": "bold red"}
+GLYPHS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+ESTIMATE_MARK = "~"  # after a label that comes from a search's estimate, not a proof
