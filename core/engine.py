@@ -15,7 +15,9 @@ background thread that hands them to a listener:
   terminal an app is drawing (id 0: it belongs to no one search).
 
 `cancel()` is immediate for the caller: it sets a flag the search polls, and nothing
-more is reported for that search. If the child dies, the next search starts a new one.
+more is reported for that search. It also records the highest cancelled id where the
+child sees it, so a search cancelled while it still waits in the pipe (a move, then an
+instant reply) is dropped when the child takes it, not run to its end. If the child dies, the next search starts a new one.
 """
 from __future__ import annotations
 
@@ -222,7 +224,7 @@ class _Streamer:
         self.flush()
 
 
-def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
+def _child_main(commands, events, stop_buffer, cancelled, clock_kind: str) -> None:
     from .agents import AgentFault
     from .game import PlygroundError
 
@@ -246,7 +248,10 @@ def _child_main(commands, events, stop_buffer, clock_kind: str) -> None:
                 traceback.print_exc()
             continue
         search_id, request = message[1], message[2]
-        stop.clear()
+        stop.clear()  # the flag may have been set for an earlier search
+        if cancelled.value >= search_id:  # cancelled before it started
+            events.send(("failed", search_id, "cancelled before it started"))
+            continue
         streamer = _Streamer(events, search_id, request)
         try:
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
@@ -283,6 +288,7 @@ class Engine:
         self._context = multiprocessing.get_context("spawn")
         self._stop_buffer = self._context.RawArray("b", 8)
         self._stop = StopFlag(self._stop_buffer)
+        self._cancelled_id = self._context.RawValue("q", 0)  # every id up to it
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._process = None
@@ -299,7 +305,8 @@ class Engine:
         event_reader, event_writer = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_child_main,
-            args=(command_reader, event_writer, self._stop_buffer, self.clock),
+            args=(command_reader, event_writer, self._stop_buffer,
+                  self._cancelled_id, self.clock),
             daemon=True, name="plyground-engine",
         )
         with real_stderr():
@@ -366,6 +373,7 @@ class Engine:
     def _cancel_locked(self) -> None:
         if self.active is not None:
             self._cancelled.add(self.active)
+            self._cancelled_id.value = self.active  # before the flag the child clears
             self.active = None
             self._stop.set()
 

@@ -92,6 +92,47 @@ def test_cancel_stops_a_long_search_and_reports_nothing_for_it():
                    if isinstance(m, EngineDone))
 
 
+@dataclass(frozen=True)
+class SlowRequest:
+    """A request that runs `seconds` and returns `name`: `deaf` ones do not look at
+    the stop flag (a kernel between two checks), the others stop when it is set. It
+    says when it starts in the file `started`."""
+
+    name: str
+    seconds: float
+    started: str
+    deaf: bool = False
+    trace = False
+    trace_cap = 0
+
+    def run(self, observer, stop, clock) -> SearchDone:
+        with open(self.started, "a") as log:
+            log.write(self.name + "\n")
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end and (self.deaf or not stop.is_set()):
+            time.sleep(0.01)
+        return SearchDone(self.name, None, (), 0, 0.0)
+
+
+def test_a_search_replaced_before_the_child_takes_it_never_runs(tmp_path):
+    """A move, then the reply at once: the first search is cancelled while it waits
+    behind one still running, and the child clears the stop flag as it takes each
+    search, so it must not run when its turn comes."""
+    started = tmp_path / "started"
+    updates = queue.Queue()
+    with Engine(updates.put) as engine:
+        engine.submit(SlowRequest("busy", 2.0, str(started), deaf=True))
+        while not started.exists():  # the child is busy with it
+            time.sleep(0.01)
+        engine.submit(SlowRequest("replaced", 600, str(started)))  # waits in the pipe
+        last = engine.submit(SlowRequest("last", 0, str(started)))
+        done = updates.get(timeout=300)  # a bound on a hang: "replaced" runs 600 s
+        while not isinstance(done, EngineDone):
+            done = updates.get(timeout=300)
+    assert done.search_id == last and done.result.best_move == "last"
+    assert started.read_text().split() == ["busy", "last"]
+
+
 def test_a_killed_search_process_is_reported_and_replaced():
     collector = Collector()
     with Engine(collector) as engine:
