@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 from plyground.core import PlygroundError, get_game
 from plyground.core.engine import Engine
+from plyground.core.history import History
 from plyground.core.match import HUMAN, Match
 from plyground.core.record import GameRecord
 
@@ -127,6 +128,17 @@ class PlygroundApp(App):
         self.game_screen = GameScreen(match, self.move_delay, tree=record.tree,
                                       history_id=history_id)
         self.push_screen(self.game_screen)
+
+    def history_record(self, history_id: int) -> GameRecord | None:
+        """Game `history_id` of the history; None, said in a notification, when it
+        cannot be read."""
+        try:
+            with History() as history:
+                return history.get(history_id)
+        except PlygroundError as error:
+            self.notify(str(error), severity="error", title="Cannot open that game",
+                        markup=False)
+            return None
 
     def show_setup(self, match: Match) -> None:
         """Leave the game for the setup screen, keeping the game's choices. The setup

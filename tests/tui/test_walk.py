@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from plyground.core.game import parse_game
-from plyground.core.history import History
+from plyground.core.history import History, played_record
 from plyground.core.record import format_record, load_record
 from plyground.tui.screens.save import SaveScreen
 from plyground.tui.widgets.move_list import MoveList
@@ -231,3 +231,48 @@ async def test_a_game_of_the_history_opens_from_the_games_screen(tmp_path, monke
         assert "(2... 1)" in moves_text(app)
     with History() as history:
         assert [game.moves for game in history.list()] == [1, 4]  # the 7 kept too
+
+
+async def test_the_setup_screen_opens_a_game_of_the_history(tmp_path, monkeypatch):
+    """Ctrl+G on the setup screen: the Games screen; the game chosen opens on the
+    board, and Esc from it comes back to the setup screen."""
+    from plyground.tui.screens.games import GamesScreen
+    from plyground.tui.screens.setup import SetupScreen
+
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
+    game = parse_game("connect4")
+    record = played_record(game, game.start(), [3, 2, 3, 3], None, ("human", "greedy"),
+                           reason="abandoned")
+    with History() as history:
+        history.add(record, "app")
+    app = make_app(game_id=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+        await pilot.pause()
+        await pilot.press("enter")  # the human to move: no agent's reply follows
+        await wait_until(pilot, lambda: app.game_screen is not None
+                         and app.game_screen.match.moves == [3, 2, 3, 3])
+        assert app.game_screen.match.sides == ("human", "greedy")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+
+
+async def test_a_game_the_history_cannot_give_is_said_and_the_setup_stays(
+        tmp_path, monkeypatch):
+    from plyground.tui.screens.games import GamesScreen
+    from plyground.tui.screens.setup import SetupScreen
+
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
+    app = make_app(game_id=None)
+    async with app.run_test(size=SIZE) as pilot:
+        seen = record_notifications(app)
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+        app.screen.dismiss(12345)  # a game deleted meanwhile (by another app)
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await pilot.pause()
+        assert app.game_screen is None
+        assert any("12345" in message for message in seen)

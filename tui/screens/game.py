@@ -771,13 +771,8 @@ class GameScreen(GameReview, Screen):
         from .games import GamesScreen
 
         def chosen(id: int | None) -> None:
-            if id is None:
-                return
-            try:
-                with History() as history:
-                    record = history.get(id)
-            except PlygroundError as error:
-                self.tell(str(error), severity="error", title="Cannot open that game")
+            record = None if id is None else self.app.history_record(id)
+            if record is None:
                 return
             self.keep_in_history()
             self.cancel_search()

@@ -225,6 +225,7 @@ class SetupScreen(Screen):
     """
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game"),
+        Binding("ctrl+g", "games", "Games played"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
@@ -274,6 +275,7 @@ class SetupScreen(Screen):
                                  id="seed-help")
                 with Horizontal(id="buttons"):
                     yield Button("Start game", id="start", variant="primary")
+                    yield Button("Games played", id="games")
                     yield Button("Quit", id="quit")
                 yield Static(id="setup-error")
         yield Footer()
@@ -412,6 +414,8 @@ class SetupScreen(Screen):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "games":
+            self.action_games()
         elif event.button.id == "quit":
             self.app.exit()
 
@@ -421,6 +425,17 @@ class SetupScreen(Screen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
+
+    def action_games(self) -> None:
+        """The games of the history; the one chosen opens on the board."""
+        from .games import GamesScreen
+
+        def chosen(id: int | None) -> None:
+            record = None if id is None else self.app.history_record(id)
+            if record is not None:
+                self.app.open_record(record, id)
+
+        self.app.push_screen(GamesScreen(), chosen)
 
     def action_start(self) -> None:
         sides = tuple(spec_for(row.kind, row.value) for row in self.rows())
