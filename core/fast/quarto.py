@@ -165,22 +165,76 @@ def decode(code, q, m, flips, perms):
 
 
 @njit(cache=True, nogil=True)
+def note_reply(replies, counters, square, give, value, alpha):
+    """Record a reply of the node being reported (see negamax): its move, its value
+    for the side that played it, and the alpha it was searched with."""
+    row = counters[4]
+    replies[row, 0], replies[row, 1], replies[row, 2], replies[row, 3] = (
+        square, give, value, alpha)
+    counters[4] = row + 1
+
+
+@njit(cache=True, nogil=True)
+def first_win(board, hand, lines, lines_through):
+    """The first square where the piece in hand completes a line."""
+    for square in range(16):
+        if board[square] < 0:
+            board[square] = hand
+            won = line_danger_done(board, lines, lines_through, square)
+            board[square] = -1
+            if won:
+                return square
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def line_danger_done(board, lines, lines_through, square):
+    """Whether a line through `square` is full and shares an attribute."""
+    for k in range(lines_through.shape[1]):
+        line = lines_through[square, k]
+        if line < 0:
+            break
+        together, apart, full = 15, 0, True
+        for i in range(4):
+            piece = board[lines[line, i]]
+            if piece < 0:
+                full = False
+                break
+            together &= piece
+            apart |= piece
+        if full and (together != 0 or apart != 15):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, perms,
             inverse_perms, keys, checks, values, depths, flags, moves, stamp, stop,
-            counters):
+            counters, replies, lines_through):
     """AlphaBeta.negamax below the live plies (fail-soft). `danger` is
-    danger_mask(board); `counters` holds [nodes, node limit, stopped]; once stopped,
-    every caller returns at once and stores nothing."""
+    danger_mask(board); `counters` holds [nodes, node limit, stopped, reported ply,
+    replies recorded]; once stopped, every caller returns at once and stores nothing.
+    The node at the reported ply (the subtree's root, when it is one the inspector
+    shows the replies of) records each reply it settles in `replies`, with the exact
+    loss of a give the kernel does not search (it hands the opponent a line)."""
     nodes = counters[0] + 1
     counters[0] = nodes
     if nodes >= counters[1] or ((nodes & 1023) == 0 and stop[0] != 0):
         counters[2] = 1
         return np.int64(0)
+    reporting = ply == counters[3]
     if hand >= 0 and danger >> hand & 1:
+        if reporting:
+            note_reply(replies, counters, first_win(board, hand, lines, lines_through),
+                       -1, WIN - (ply + 1), alpha)
         return np.int64(WIN - (ply + 1))
     if depth == 0:
         return np.int64(evaluate(board, hand, pool, ply, danger, lines))
     if hand >= 0 and empty == 1:
+        if reporting:
+            for square in range(16):
+                if board[square] < 0:
+                    note_reply(replies, counters, square, -1, 0, alpha)
         return np.int64(0)  # the last piece fills the board: a draw
     slot, key, check = -1, np.uint64(0), np.uint64(0)
     q, m, flips = 0, 0, 0
@@ -207,9 +261,12 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
                 continue
             value = -negamax(board, give, pool & ~(1 << give), empty, ply + 1, danger,
                              depth - 1, -beta, -alpha, lines, perms, inverse_perms, keys,
-                             checks, values, depths, flags, moves, stamp, stop, counters)
+                             checks, values, depths, flags, moves, stamp, stop, counters,
+                             replies, lines_through)
             if counters[2]:
                 return np.int64(0)
+            if reporting:
+                note_reply(replies, counters, -1, give, value, alpha)
             if value > best:
                 best, best_give = value, give
             if value > alpha:
@@ -234,14 +291,19 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
                     if index < 0 and give == table_give:
                         continue
                 if not safe >> give & 1:
+                    if reporting and pool >> give & 1:  # the opponent wins at once
+                        note_reply(replies, counters, square, give, -(WIN - (ply + 2)),
+                                   -INFINITY)
                     continue
                 value = -negamax(board, give, pool & ~(1 << give), empty - 1, ply + 1,
                                  child_danger, depth - 1, -beta, -alpha, lines, perms,
                                  inverse_perms, keys, checks, values, depths, flags, moves,
-                                 stamp, stop, counters)
+                                 stamp, stop, counters, replies, lines_through)
                 if counters[2]:
                     board[square] = -1
                     return np.int64(0)
+                if reporting:
+                    note_reply(replies, counters, square, give, value, alpha)
                 if value > best:
                     best, best_square, best_give = value, square, give
                 if value > alpha:
@@ -271,15 +333,18 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
 
 @njit(cache=True, nogil=True)
 def search(board, hand, pool, empty, ply, depth, alpha, beta, lines, perms,
-           inverse_perms, keys, checks, values, depths, flags, moves, stamp, stop, limit):
-    """(value, nodes, stopped) of one subtree search under a node limit."""
-    counters = np.zeros(3, np.int64)
+           inverse_perms, keys, checks, values, depths, flags, moves, stamp, stop, limit,
+           replies, lines_through, report):
+    """(value, nodes, stopped, replies recorded) of one subtree search under a node
+    limit; with `report`, the subtree's root records its replies in `replies`."""
+    counters = np.zeros(5, np.int64)
     counters[1] = limit
+    counters[3] = ply if report else -1
     danger = danger_mask(board, lines)
     value = negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines,
                     perms, inverse_perms, keys, checks, values, depths, flags, moves,
-                    stamp, stop, counters)
-    return value, counters[0], counters[2] != 0
+                    stamp, stop, counters, replies, lines_through)
+    return value, counters[0], counters[2] != 0, counters[4]
 
 
 @njit(cache=True, nogil=True)
@@ -297,6 +362,11 @@ class GameArrays:
 
     def __init__(self, game: Quarto) -> None:
         self.lines = np.array(game.lines, np.int64)
+        through = [[i for i, line in enumerate(game.lines) if square in line]
+                   for square in range(16)]
+        self.lines_through = np.full((16, max(map(len, through))), -1, np.int64)
+        for square, indices in enumerate(through):
+            self.lines_through[square, :len(indices)] = indices
         self.perms = np.array(game.square_symmetries, np.int64)
         self.inverse_perms = np.argsort(self.perms, axis=1).astype(np.int64)
 
@@ -314,10 +384,12 @@ class QuartoBackend(TableBackend):
 
     move_type = np.int16
     same_tree_as_python = False  # it skips unsafe gives, folds symmetries, wins early
+    searches_nodes = True  # negamax_node: hundreds of replies a node, none in Python
 
     def __init__(self) -> None:
         super().__init__()
         self.checks = np.zeros(len(self.keys), np.uint64)
+        self.replies = np.zeros((16 * 17, 4), np.int64)  # a node's, when it reports them
         self.arrays: dict[str, GameArrays] = {}
 
     def game_arrays(self, game: Quarto) -> GameArrays:
@@ -327,21 +399,39 @@ class QuartoBackend(TableBackend):
 
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
+        value, nodes, _ = self.run(state, depth, alpha, beta, control, nodes_so_far,
+                                   report=False)
+        return value, nodes
+
+    def negamax_node(self, state, depth: int, alpha: int, beta: int,
+                     control: SearchControl, nodes_so_far: int):
+        """(value, nodes, replies): a node searched whole in the kernel, with each
+        reply it settled as (move, value for the mover, alpha it was searched with)."""
+        return self.run(state, depth, alpha, beta, control, nodes_so_far, report=True)
+
+    def run(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
+            nodes_so_far: int, report: bool):
+        from ..games.quarto import QuartoMove
+
         outcome = state.outcome()
         if outcome is not None:
-            return terminal_value(outcome, state.ply, state.to_move), 1
+            return terminal_value(outcome, state.ply, state.to_move), 1, []
         arrays = self.game_arrays(state.game)
         limit = self.node_limit(control, nodes_so_far)
         started = control.clock()
-        value, nodes, stopped = search(*kernel_position(state), depth, int(alpha),
-                                       int(beta), arrays.lines, arrays.perms,
-                                       arrays.inverse_perms, self.keys, self.checks,
-                                       self.values, self.depths, self.flags, self.moves,
-                                       self.stamp, control.stop.array(), limit)
+        value, nodes, stopped, count = search(
+            *kernel_position(state), depth, int(alpha), int(beta), arrays.lines,
+            arrays.perms, arrays.inverse_perms, self.keys, self.checks, self.values,
+            self.depths, self.flags, self.moves, self.stamp, control.stop.array(), limit,
+            self.replies, arrays.lines_through, report)
         self.timed(control, started, nodes)
         if stopped:
             raise SearchStopped(int(nodes))
-        return int(value), int(nodes)
+        replies = [(QuartoMove(None if square < 0 else int(square),
+                               None if give < 0 else int(give)),
+                    int(reply_value), int(reply_alpha))
+                   for square, give, reply_value, reply_alpha in self.replies[:count]]
+        return int(value), int(nodes), replies
 
     def best_move(self, state):
         from ..games.quarto import QuartoMove
@@ -362,4 +452,5 @@ def warm_up() -> None:
     state = game.parse_position("0f3c/5a69/..../.... 1")
     backend = thread_backend(QuartoBackend)
     backend.negamax(state, 6, -INFINITY, INFINITY, SearchControl(Budget()), 0)
+    backend.negamax_node(state, 6, -INFINITY, INFINITY, SearchControl(Budget()), 0)
     backend.best_move(state)

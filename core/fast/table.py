@@ -98,6 +98,9 @@ class TableBackend:
     # then a traced search runs in Python all the way down and is the same search; a
     # kernel that prunes its own way keeps its subtrees even in a traced search
     same_tree_as_python = True
+    # whether it searches a whole node below the root (negamax_node), reporting its
+    # replies, so that a game with hundreds of moves a ply spends no Python per reply
+    searches_nodes = False
 
     def __init__(self) -> None:
         size = 1 << TABLE_BITS

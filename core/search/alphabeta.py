@@ -1,10 +1,13 @@
 """Alpha-beta: negamax with pruning, iterative deepening, a transposition table and
 move ordering (the table's move first, then the game's order), under any budget.
 
-The top `LIVE_PLIES` of the tree are always searched here, in Python, so the inspector
-sees every root move and its replies get values. Below that, a game may hand the
-subtree to a fast backend (a numba kernel with its own table); in trace mode everything
-runs here so that every node can be shown.
+The top `LIVE_PLIES` of the tree are searched here, in Python, so the inspector sees
+every root move and its replies get values. Below that, a game may hand the subtree to
+a fast backend (a numba kernel with its own table); in trace mode everything runs here
+so that every node can be shown, unless the kernel prunes its own way. A backend that
+`searches_nodes` takes each root move's node whole and reports the values of its
+replies (Quarto: a node has up to 240 replies, too many to walk in Python), in trace
+mode too, so that a traced search is the same search.
 """
 from __future__ import annotations
 
@@ -36,6 +39,10 @@ class TreeBackend(Protocol):
 
     def best_move(self, state: State) -> Move | None:
         """The move its table holds for `state`, if any (for the principal variation)."""
+
+    # A backend whose `searches_nodes` is true also has:
+    # negamax_node(state, depth, alpha, beta, control, nodes_so_far)
+    #     -> (value, nodes, [(reply, value for the mover, alpha it was searched with)])
 
 
 @dataclass(slots=True)
@@ -80,6 +87,9 @@ class AlphaBeta(TreeSearch):
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:
+        if (self.backend is not None and self.backend.searches_nodes and depth > 0
+                and 0 < len(path) < LIVE_PLIES):
+            return self.kernel_node(state, depth, alpha, beta, path)
         if self.backend is not None and len(path) >= LIVE_PLIES and depth > 0:
             if self.tracing:  # the kernel's subtree: one step, not traced inside
                 self.observer(NodeEntered(path, depth, alpha, beta))
@@ -135,6 +145,23 @@ class AlphaBeta(TreeSearch):
                    best_move)
         self.leave(path, depth, best, alpha0, beta, best_move)
         return best
+
+    def kernel_node(self, state: State, depth: int, alpha: float, beta: float,
+                    path: tuple) -> float:
+        """A node searched whole by the backend, its replies' values reported."""
+        if self.tracing:  # one step, not traced inside
+            self.observer(NodeEntered(path, depth, alpha, beta))
+        try:
+            value, nodes, replies = self.backend.negamax_node(
+                state, depth, alpha, beta, self.control, self.nodes)
+        except SearchStopped as stop:
+            self.nodes += stop.nodes
+            raise
+        self.nodes += nodes
+        for reply, reply_value, reply_alpha in replies:
+            self.report_child(path + (reply,), reply_value, reply_alpha, beta)
+        self.leave(path, depth, value, alpha, beta, None, source="kernel", nodes=nodes)
+        return value
 
     def store(self, key: int, ply: int, depth: int, value: float, flag: int,
               move: Move) -> None:

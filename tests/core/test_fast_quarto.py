@@ -15,6 +15,7 @@ from plyground.core.fast import tree_backend, warm_up
 from plyground.core.games.quarto import EXACT_EMPTY, QuartoState
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.control import SearchControl
+from plyground.core.search.tree import bound_of
 from plyground.core.values import INFINITY, WIN, is_decisive, terminal_value
 from tests.core.positions import gives_no_win, quarto_endgames
 
@@ -191,3 +192,40 @@ def test_a_stopped_kernel_search_reports_its_nodes():
     done = alphabeta_search(GAME, state, Budget(nodes=5000), backend=tree_backend(GAME))
     assert done.work <= 5000 and done.best_move in state.moves()
     assert done.note.startswith("stopped")
+
+
+def test_a_node_searched_whole_reports_each_reply_with_a_true_value():
+    """negamax_node (the kernel taking a root move's node whole): each reply it reports
+    has the value brute force gives, or a true bound on it where its window cut the
+    search short; a give that hands over a line is reported as the loss it is."""
+    known: dict = {}
+
+    def solved(state: QuartoState) -> int:
+        if state not in known:
+            known[state] = brute_force(state)
+        return known[state]
+
+    kinds = set()
+    for state in quarto_endgames(7, GAME, 6, 3):
+        for move in state.moves():
+            node = state.play(move)
+            if node.outcome() is not None:
+                continue
+            truth = solved(node)
+            for alpha, beta in ((-INFINITY, INFINITY), (truth - 1, truth + 1),
+                                (truth - 2, truth - 1)):
+                tree_backend(GAME).reset()
+                value, _, replies = tree_backend(GAME).negamax_node(
+                    node, 17, alpha, beta, SearchControl(Budget()), 0)
+                assert bound_of(value, alpha, beta) != "exact" or value == truth
+                for reply, reply_value, reply_alpha in replies:
+                    reply_truth = -solved(node.play(reply))
+                    bound = bound_of(reply_value, reply_alpha, beta)
+                    kinds.add(bound)
+                    if bound == "exact":
+                        assert reply_value == reply_truth, (node, reply)
+                    elif bound == "upper":
+                        assert reply_truth <= reply_value, (node, reply)
+                    else:
+                        assert reply_truth >= reply_value, (node, reply)
+    assert kinds == {"exact", "upper", "lower"}  # every kind was checked
