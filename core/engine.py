@@ -53,11 +53,14 @@ class SearchRequest:
     target: int = 0  # the work a replay expects to do, for its progress
 
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
-        """In the child: the agent's decision."""
+        """In the child: the agent's decision. The game's kernels are warmed up first,
+        before the clock starts (a new process, after a crash or a retry, has none)."""
         from .agents import parse_agent
+        from .fast import warm_up
 
         state = _parse_state(self.game_id, self.game_options, self.position)
         agent = parse_agent(self.agent)
+        warm_up(state.game.id)
         agent.prepare()
         budget = self.budget or agent.budget()
         return agent.decide(state, budget, observer=observer,

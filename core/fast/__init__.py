@@ -25,9 +25,16 @@ def mcts_tree_factory(game):
     return None if ref is None else load_ref(ref)
 
 
+_warmed: set[str] = set()  # the games whose kernels this process has warmed up
+
+
 def warm_up(game_id: str) -> None:
     """Compile a game's kernels, or load them from numba's on-disk cache, so that the
-    first search does not pay for it. Run it in the background when a game is chosen;
-    it does nothing for a game without kernels."""
+    first search does not pay for it: once a process (again, it costs nothing). Run
+    it in the background when a game is chosen; it does nothing for a game without
+    kernels."""
+    if game_id in _warmed:
+        return
     for module in game_entry(game_id).kernels.modules():
         importlib.import_module(module).warm_up()
+    _warmed.add(game_id)

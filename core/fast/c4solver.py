@@ -384,9 +384,12 @@ def kernel_position(state) -> tuple:
 
 
 def warm_up(solver: Solver) -> None:
-    """Compile the kernels (or load them from numba's cache) with `solver`."""
+    """Compile the kernels (or load them from numba's cache) with `solver`, on a
+    position 25 stones in, which takes a few thousand nodes: a position near the
+    start would cost seconds of search in every new process."""
     from ..games.connect4 import GAME
 
-    solver.solve(GAME.parse_position("445566"), weak=True)
-    solver.analyze(GAME.parse_position("4455"), weak=True)
-    solver.solve_many([GAME.parse_position("445566")], weak=True)
+    late = GAME.parse_position("5554224333234511764415115")
+    solver.solve(late, weak=True)
+    solver.analyze(late, weak=True)
+    solver.solve_many([late], weak=True)

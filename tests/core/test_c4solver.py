@@ -139,3 +139,12 @@ def test_a_node_limit_stops_the_solve_and_leaves_the_table_sound():
         assert solver.analyze(state, nodes=limit) is None
     assert solver.solve(state) == score and not solver.stopped  # what was stored holds
     assert solver.solve(state, nodes=10 ** 9) == score
+
+
+def test_warming_up_compiles_every_kernel_without_a_large_search():
+    """Every new engine process warms the solver up (the perfect agent, the analysis
+    panel): it must cost compiling or loading the kernels, not a search of millions of
+    nodes (it analysed 4455 once, 20M nodes)."""
+    fresh = Solver(book=False)
+    c4solver.warm_up(fresh)
+    assert 0 < fresh.nodes < 100_000

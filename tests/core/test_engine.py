@@ -178,3 +178,23 @@ def test_a_run_prints_a_childs_warning_and_still_returns_its_result(capfd):
         done = engine.run(WarningRequest())
     assert isinstance(done, EngineDone) and done.result.best_move == 0
     assert "warning: the opening book is unusable" in capfd.readouterr().err
+
+
+def test_a_search_warms_the_games_kernels_up_before_its_clock_starts(monkeypatch):
+    """A new engine process (after a crash or a retry) has no kernels compiled or
+    loaded: the request warms them up before the agent's clock is first read, so a
+    1 s search does not spend its second on it."""
+    from plyground.core import fast
+    from plyground.core.search.control import StopFlag
+    from plyground.core.search.events import Recorder
+
+    happened = []
+    monkeypatch.setattr(fast, "warm_up", lambda game_id: happened.append(game_id))
+
+    def clock() -> float:
+        happened.append("clock")
+        return 0.0
+
+    request = SearchRequest("connect4", "4453", "alphabeta:depth=2")
+    request.run(Recorder(), StopFlag(), clock)
+    assert happened[:2] == ["connect4", "clock"]
