@@ -30,12 +30,12 @@ from numba import njit
 
 from ..games.boom import (BOARD, BOMB_BONUS, BOMB_EVERY, BOOM, GAME, MAX_PLIES,
                           POISON_COST, REPEAT_CONTEMPT, RUN_COSTS, SAFE_COLUMN_BONUS)
-from ..search.alphabeta import EXACT, LOWER, UPPER
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN
 from . import bits
 from .bits import mix, popcount
-from .table import KEY_BITS, TableBackend, find, from_table, store, thread_backend
+from .table import (KEY_BITS, TableBackend, checked_move, lookup, store,
+                    thread_backend)
 
 WIDTH, HEIGHT, STRIDE = BOARD.width, BOARD.height, BOARD.stride
 BOTTOM, TOP, COLUMN, BOTTOM_ROW, FULL, DIRECTIONS = bits.gravity_arrays(BOARD)
@@ -213,18 +213,10 @@ def negamax(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, che
     if depth == 0:
         return evaluate(own, other, own_bomb, other_bomb, ply)
     key, check = table_key(own, other, own_bomb, other_bomb, ply)
-    slot = find(keys, key, stamp)
-    if slot >= 0 and checks[slot] != check:
-        slot = -1
-    table_move = -1
-    if slot >= 0:
-        table_move = np.int64(moves[slot])
-        if depths[slot] >= depth:
-            value = from_table(np.int64(values[slot]), ply)
-            flag = flags[slot]
-            if (flag == EXACT or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)):
-                return value
+    table_move, settles, value = lookup(keys, checks, values, depths, flags, moves, key,
+                                        check, stamp, ply, depth, alpha, beta)
+    if settles:
+        return value
     alpha0 = alpha
     best, best_move = -INFINITY, -1
     for index in range(-1, WIDTH + 1):  # -1: the table's move, then the usual order
@@ -267,10 +259,7 @@ def search(own, other, own_bomb, other_bomb, ply, depth, alpha, beta, keys, chec
 def probe(own, other, own_bomb, other_bomb, ply, keys, checks, moves, stamp):
     """The table's move for the position, or -1."""
     key, check = table_key(own, other, own_bomb, other_bomb, ply)
-    slot = find(keys, key, stamp)
-    if slot < 0 or checks[slot] != check:
-        return -1
-    return np.int64(moves[slot])
+    return checked_move(keys, checks, moves, key, check, stamp)
 
 
 def kernel_position(state) -> tuple:

@@ -57,6 +57,30 @@ def find(keys, key, stamp):
 
 
 @njit(cache=True, nogil=True)
+def checked_move(keys, checks, moves, key, check, stamp):
+    """The move stored for the position whose key and check these are, or -1."""
+    slot = find(keys, key, stamp)
+    if slot < 0 or checks[slot] != check:
+        return np.int64(-1)
+    return np.int64(moves[slot])
+
+
+@njit(cache=True, nogil=True)
+def lookup(keys, checks, values, depths, flags, moves, key, check, stamp, ply, depth,
+           alpha, beta):
+    """AlphaBeta.negamax's table probe, for a kernel whose `checks` complete its keys:
+    (the table's move or -1, whether the entry settles the node, its value)."""
+    slot = find(keys, key, stamp)
+    if slot < 0 or checks[slot] != check:
+        return np.int64(-1), False, np.int64(0)
+    value = from_table(np.int64(values[slot]), ply)
+    flag = flags[slot]
+    settles = depths[slot] >= depth and (
+        flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha))
+    return np.int64(moves[slot]), settles, value
+
+
+@njit(cache=True, nogil=True)
 def slot_to_store(keys, depths, key, stamp):
     """Where `key` goes: its own slot, else a free one (empty or from an older search),
     else the one searched less deep."""

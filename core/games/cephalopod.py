@@ -255,8 +255,9 @@ register_game(
     variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES),
     board="plyground.tui.widgets.boards.cephalopod:CephalopodBoard",
     renderer="plyground.tui.text_board:cephalopod_board",
-    # one MCTS kernel for every board size
-    kernels=Kernels(mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),
+    # one kernel of each kind for every board size
+    kernels=Kernels(tree="plyground.core.fast.cephalopod:CephalopodBackend",
+                    mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),
     theme={"dice-first": "#D64541", "dice-second": "#3A7BD5", "dice-pips": "#FFFFFF"},
     rules=("Red and Blue place dice in turn on empty cells. A die placed next to two or "
            "more dice (across, not diagonally) whose pips sum to at most 6 must capture: "
