@@ -84,6 +84,19 @@ def assert_same_decisions(reference, fast, runs) -> None:
         assert fast.principal_variation() == reference.principal_variation()
 
 
+def assert_kernel_search_is_the_reference(game, state, iterations: int, seed: int) -> None:
+    """mcts_search with the game's MCTS kernel and without it: the same decision."""
+    from plyground.core import Budget
+    from plyground.core.fast import mcts_tree_factory
+    from plyground.core.search.mcts import mcts_search
+
+    plain = mcts_search(game, state, Budget(iterations=iterations), seed=seed)
+    fast = mcts_search(game, state, Budget(iterations=iterations), seed=seed,
+                       fast_tree=mcts_tree_factory(game))
+    assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work) == \
+        (plain.best_move, plain.value, plain.pv, plain.move_values, plain.work)
+
+
 def gives_no_win(state, move) -> bool:
     """Quarto: whether `move` gives a piece the opponent cannot complete a line with."""
     after = state.play(move)
