@@ -15,7 +15,7 @@ from plyground.core import Budget, get_game
 from plyground.core.fast import tree_backend, warm_up
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.values import is_decisive
-from tests.bench.measure import mcts_rates
+from tests.bench.measure import growth_rates, mcts_rates
 from tests.core.positions import random_position
 
 GAME = get_game("connect4")
@@ -42,6 +42,7 @@ def bench_mcts() -> None:
     print(f"MCTS from the empty board, 2 s per run "
           f"(target >= {MCTS_TARGET:,} iterations/s)")
     mcts_rates(GAME, GAME.start(), (1, 2), 2.0, MCTS_TARGET)
+    growth_rates(GAME, GAME.start())
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from plyground.core import get_game
 from plyground.core.fast import warm_up
-from tests.bench.measure import mcts_rates, seed_budget_time
+from tests.bench.measure import growth_rates, mcts_rates, seed_budget_time
 
 GAME = get_game("quarto")
 MID_GAME = "d.6f/4.be/..../.... 8"
@@ -26,6 +26,7 @@ def main() -> None:
     print(f"From the mid-game {MID_GAME}, 2 s per run")
     mcts_rates(GAME, GAME.parse_position(MID_GAME), (1, 2, 3), 2.0, TARGET)
     seed_budget_time(GAME, GAME.start())
+    growth_rates(GAME, GAME.start())
 
 
 if __name__ == "__main__":

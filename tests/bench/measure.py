@@ -29,3 +29,25 @@ def seed_budget_time(game, state) -> None:
                        fast_tree=mcts_tree_factory(game))
     print(f"  {SEED_ITERATIONS:,} iterations (the seed's budget): {done.elapsed:.3f}s "
           f"(target well under 0.5 s)")
+
+
+GROWTH_SIZES = (5_000, 50_000, 500_000, 5_000_000)
+GROWTH_TARGET = 0.75  # of the 5k rate, at every size (issue 16)
+
+
+def growth_rates(game, state) -> None:
+    """MCTS iterations per second as the tree grows: runs of each size from `state`
+    (new seeds until a second has passed: a 5k run takes milliseconds), and each rate as
+    a share of the 5k runs' (the tree keeps a node per iteration)."""
+    print(f"  as the tree grows (target: >= {GROWTH_TARGET:.0%} of the 5k rate):")
+    first = None
+    for size in GROWTH_SIZES:
+        work, elapsed, seed = 0, 0.0, 0
+        while elapsed < 1.0:
+            seed += 1
+            done = mcts_search(game, state, Budget(iterations=size), seed,
+                               fast_tree=mcts_tree_factory(game))
+            work, elapsed = work + done.work, elapsed + done.elapsed
+        rate = work / elapsed
+        first = first or rate
+        print(f"    {size:>9,} iterations: {rate:>11,.0f} /s ({rate / first:.0%})")
