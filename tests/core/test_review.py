@@ -189,7 +189,7 @@ def test_quarto_labels_far_from_the_end_are_estimates_at_a_stated_budget():
     result = review((QUARTO, start, moves))
     assert not any(move.exact for move in result.moves)
     assert all(move.label in LABELS for move in result.moves)
-    assert "alphabeta:depth=1" in result.analyser
+    assert result.analyser == "alphabeta:nodes=200000"
     assert all(-1 <= value <= 1 for value in result.values)
 
 
