@@ -194,8 +194,9 @@ class Game(ABC):
 @dataclass(frozen=True)
 class Kernels:
     """A game's numba kernels, as `module:attribute` references loaded only when a
-    search asks for them: the alpha-beta backend class, the MCTS tree class. Each named
-    module has a `warm_up()` that compiles (or loads) its kernels."""
+    search asks for them: the alpha-beta backend class, the MCTS tree class (made by
+    `(state, seed, exploration[, capacity=nodes])`, as fast/mcts_tree.KernelTree). Each
+    named module has a `warm_up()` that compiles (or loads) its kernels."""
 
     tree: str | None = None
     mcts: str | None = None

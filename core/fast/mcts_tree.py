@@ -13,6 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ..game import PlygroundError
 from ..rng import MASK64
 
 START_CAPACITY = 1 << 16
@@ -66,9 +67,11 @@ def backup(path, depth, to_move, winner, visits, wins):
 
 class KernelTree:
     """The Python side of a kernel tree (the MctsTree protocol of search/mcts.py):
-    arrays that grow by half when a run might not fit, the root's children, the
-    principal variation. A game's tree adds its own per-node arrays (`EXTRA_ARRAYS`),
-    runs its kernel (`kernel`) and turns a stored move code into a move (`move_of`)."""
+    arrays sized for the search's iterations when it has a count, else grown by half
+    when a run might not fit (running out of memory is said as such); the root's
+    children, the principal variation. A game's tree adds its own per-node arrays
+    (`EXTRA_ARRAYS`), runs its kernel (`kernel`) and turns a stored move code into a
+    move (`move_of`)."""
 
     EXTRA_ARRAYS: dict = {}
 
@@ -88,11 +91,20 @@ class KernelTree:
     def run(self, count: int) -> None:
         needed = int(self.size[0]) + count  # an iteration adds at most one node
         if needed > len(self.visits):
-            capacity = max(needed, len(self.visits) * 3 // 2)
-            for name in self.arrays:  # new nodes get their values as they are made
-                setattr(self, name, np.resize(getattr(self, name), capacity))
+            self.grow(max(needed, len(self.visits) * 3 // 2))
         self.kernel(count)
         self.iterations += count
+
+    def grow(self, capacity: int) -> None:
+        """Room for `capacity` nodes (new ones get their values as they are made)."""
+        try:
+            for name in self.arrays:
+                setattr(self, name, np.resize(getattr(self, name), capacity))
+        except MemoryError:
+            raise PlygroundError(
+                f"MCTS ran out of memory: its tree holds {int(self.size[0]):,} nodes after "
+                f"{self.iterations:,} iterations (a node each); give it fewer iterations "
+                "or less time") from None
 
     def kernel(self, count: int) -> None:
         raise NotImplementedError

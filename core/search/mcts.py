@@ -144,20 +144,28 @@ def root_stats(tree: MctsTree, exploration: float) -> tuple[MoveStat, ...]:
     )
 
 
+def pool_size(iterations: int) -> int:
+    """The nodes a tree needs for `iterations` (one each, and the root)."""
+    return min(iterations, MAX_ITERATIONS) + 1
+
+
 def mcts_search(game: Game, state: State, budget: Budget, seed: int,
                 exploration: float = DEFAULT_EXPLORATION, observer: Any = None,
                 control: SearchControl | None = None, fast_tree=None,
                 playout: Any = None) -> SearchDone:
     """Run iterations until the budget (iterations and/or time) or a cancel stops it.
 
-    `fast_tree(state, seed, exploration)` builds a kernel-backed tree; it is not used
+    `fast_tree(state, seed, exploration[, capacity])` builds a kernel-backed tree (its
+    node pool sized for an iteration budget, grown as needed under a time budget); it
+    is not used
     when the observer wants a trace, nor with an own `playout` policy (see PythonTree),
     which the kernel does not know.
     """
     control = control or SearchControl(budget)
     tracing = observer is not None and observer.trace
     if fast_tree is not None and not tracing and playout is None:
-        tree = fast_tree(state, seed, exploration)
+        sized = {"capacity": pool_size(budget.iterations)} if budget.iterations else {}
+        tree = fast_tree(state, seed, exploration, **sized)
     else:
         tree = PythonTree(state, seed, exploration, observer, playout)
     if budget.iterations is None and budget.time is None:

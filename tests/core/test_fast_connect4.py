@@ -232,3 +232,32 @@ def test_a_game_declaring_no_kernels_has_none_and_the_core_does_not_load_numba()
             "warm_up('other')\n"
             "assert 'numba' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_iteration_budget_sizes_the_mcts_pool_and_running_out_of_memory_is_said(
+        monkeypatch):
+    """With an iteration count the tree's arrays are made once, at their size (no copy
+    as it grows); under a clock they grow, and a pool the machine cannot hold stops the
+    search with a message, not a MemoryError."""
+    from plyground.core.fast import mcts_tree
+    from plyground.core.game import PlygroundError
+
+    made, grow = [], mcts_tree.KernelTree.grow
+
+    def growing(tree, capacity):
+        made.append(capacity)
+        grow(tree, capacity)
+
+    monkeypatch.setattr(mcts_tree.KernelTree, "grow", growing)
+    mcts_search(GAME, GAME.start(), Budget(iterations=200_000), seed=1,
+                fast_tree=mcts_tree_factory(GAME))
+    assert made == []
+    monkeypatch.undo()
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    tree = Connect4Tree(GAME.start(), 1, capacity=4)
+    monkeypatch.setattr(mcts_tree.np, "resize", no_memory)
+    with pytest.raises(PlygroundError, match="MCTS ran out of memory"):
+        tree.run(100)
