@@ -175,42 +175,22 @@ def note_reply(replies, counters, square, give, value, alpha):
 
 
 @njit(cache=True, nogil=True)
-def first_win(board, hand, lines, lines_through):
-    """The first square where the piece in hand completes a line."""
-    for square in range(16):
-        if board[square] < 0:
-            board[square] = hand
-            won = line_danger_done(board, lines, lines_through, square)
-            board[square] = -1
-            if won:
-                return square
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def line_danger_done(board, lines, lines_through, square):
-    """Whether a line through `square` is full and shares an attribute."""
-    for k in range(lines_through.shape[1]):
-        line = lines_through[square, k]
-        if line < 0:
-            break
-        together, apart, full = 15, 0, True
-        for i in range(4):
-            piece = board[lines[line, i]]
-            if piece < 0:
-                full = False
-                break
-            together &= piece
-            apart |= piece
-        if full and (together != 0 or apart != 15):
-            return True
-    return False
+def first_win(board, hand, lines):
+    """The first square where the piece in hand completes a line (line_danger's)."""
+    first = NO_SQUARE
+    for line in range(lines.shape[0]):
+        if line_danger(board, lines[line]) >> hand & 1:
+            for k in range(4):
+                square = lines[line, k]
+                if board[square] < 0:
+                    first = min(first, square)
+    return first
 
 
 @njit(cache=True, nogil=True)
 def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, perms,
             inverse_perms, keys, checks, values, depths, flags, moves, stamp, stop,
-            counters, replies, lines_through):
+            counters, replies):
     """AlphaBeta.negamax below the live plies (fail-soft). `danger` is
     danger_mask(board); `counters` holds [nodes, node limit, stopped, reported ply,
     replies recorded]; once stopped, every caller returns at once and stores nothing.
@@ -225,7 +205,7 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
     reporting = ply == counters[3]
     if hand >= 0 and danger >> hand & 1:
         if reporting:
-            note_reply(replies, counters, first_win(board, hand, lines, lines_through),
+            note_reply(replies, counters, first_win(board, hand, lines),
                        -1, WIN - (ply + 1), alpha)
         return np.int64(WIN - (ply + 1))
     if depth == 0:
@@ -262,7 +242,7 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
             value = -negamax(board, give, pool & ~(1 << give), empty, ply + 1, danger,
                              depth - 1, -beta, -alpha, lines, perms, inverse_perms, keys,
                              checks, values, depths, flags, moves, stamp, stop, counters,
-                             replies, lines_through)
+                             replies)
             if counters[2]:
                 return np.int64(0)
             if reporting:
@@ -298,7 +278,7 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
                 value = -negamax(board, give, pool & ~(1 << give), empty - 1, ply + 1,
                                  child_danger, depth - 1, -beta, -alpha, lines, perms,
                                  inverse_perms, keys, checks, values, depths, flags, moves,
-                                 stamp, stop, counters, replies, lines_through)
+                                 stamp, stop, counters, replies)
                 if counters[2]:
                     board[square] = -1
                     return np.int64(0)
@@ -334,7 +314,7 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
 @njit(cache=True, nogil=True)
 def search(board, hand, pool, empty, ply, depth, alpha, beta, lines, perms,
            inverse_perms, keys, checks, values, depths, flags, moves, stamp, stop, limit,
-           replies, lines_through, report):
+           replies, report):
     """(value, nodes, stopped, replies recorded) of one subtree search under a node
     limit; with `report`, the subtree's root records its replies in `replies`."""
     counters = np.zeros(5, np.int64)
@@ -343,7 +323,7 @@ def search(board, hand, pool, empty, ply, depth, alpha, beta, lines, perms,
     danger = danger_mask(board, lines)
     value = negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines,
                     perms, inverse_perms, keys, checks, values, depths, flags, moves,
-                    stamp, stop, counters, replies, lines_through)
+                    stamp, stop, counters, replies)
     return value, counters[0], counters[2] != 0, counters[4]
 
 
@@ -362,11 +342,6 @@ class GameArrays:
 
     def __init__(self, game: Quarto) -> None:
         self.lines = np.array(game.lines, np.int64)
-        through = [[i for i, line in enumerate(game.lines) if square in line]
-                   for square in range(16)]
-        self.lines_through = np.full((16, max(map(len, through))), -1, np.int64)
-        for square, indices in enumerate(through):
-            self.lines_through[square, :len(indices)] = indices
         self.perms = np.array(game.square_symmetries, np.int64)
         self.inverse_perms = np.argsort(self.perms, axis=1).astype(np.int64)
 
@@ -423,7 +398,7 @@ class QuartoBackend(TableBackend):
             *kernel_position(state), depth, int(alpha), int(beta), arrays.lines,
             arrays.perms, arrays.inverse_perms, self.keys, self.checks, self.values,
             self.depths, self.flags, self.moves, self.stamp, control.stop.array(), limit,
-            self.replies, arrays.lines_through, report)
+            self.replies, report)
         self.timed(control, started, nodes)
         if stopped:
             raise SearchStopped(int(nodes))
