@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..games.cephalopod import DIE_WEIGHT, MAX_SUM, SAFE_WEIGHT, Cephalopod
+from ..search.alphabeta import MAX_DEPTH
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN
 from .bits import mix
@@ -32,7 +33,6 @@ from .table import (KEY_BITS, TableBackend, checked_move, lookup, store,
 REST_BITS = 64 - KEY_BITS
 ONE = np.uint64(1)
 REST_MASK = np.uint64((1 << REST_BITS) - 1)
-MAX_PLIES = 64  # the deepest subtree a search asks for (search/alphabeta.MAX_DEPTH)
 
 
 @njit(cache=True, nogil=True)
@@ -107,8 +107,10 @@ def taken(cells, neighbours, cell, mask, d):
 def play(cells, neighbours, move, side):
     """Play `move` in place; returns the captured dice's values, for `undo`."""
     cell, mask = move >> 4, move & 15
-    up, right = taken(cells, neighbours, cell, mask, 0), taken(cells, neighbours, cell, mask, 1)
-    down, left = taken(cells, neighbours, cell, mask, 2), taken(cells, neighbours, cell, mask, 3)
+    up = taken(cells, neighbours, cell, mask, 0)
+    right = taken(cells, neighbours, cell, mask, 1)
+    down = taken(cells, neighbours, cell, mask, 2)
+    left = taken(cells, neighbours, cell, mask, 3)
     pips = abs(up) + abs(right) + abs(down) + abs(left)
     for d in range(4):
         if mask >> d & 1:
@@ -130,11 +132,26 @@ def undo(cells, neighbours, move, saved):
 
 
 @njit(cache=True, nogil=True)
+def ordered_moves(cells, neighbours, scratch):
+    """Cephalopod.order_moves of the position's moves, in `scratch[1]`: the most
+    captures first, ties in the rules' order (listed in `scratch[0]`); returns how many."""
+    listed, ordered = scratch[0], scratch[1]
+    count = list_moves(cells, neighbours, listed)
+    placed = 0
+    for wanted in range(4, -1, -1):
+        for index in range(count):
+            if captures(listed[index]) == wanted:
+                ordered[placed] = listed[index]
+                placed += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def negamax(cells, neighbours, side, ply, depth, alpha, beta, keys, checks, values,
-            depths, flags, moves, stamp, stop, counters, listed, level):
+            depths, flags, moves, stamp, stop, counters, scratch, level):
     """AlphaBeta.negamax below the live plies. `counters` holds [nodes, node limit,
-    stopped]; once stopped, every caller returns at once and stores nothing. `listed`
-    holds a row of moves for each level of the subtree."""
+    stopped]; once stopped, every caller returns at once and stores nothing. `scratch`
+    holds each level of the subtree's moves (ordered_moves)."""
     nodes = counters[0] + 1
     counters[0] = nodes
     if nodes >= counters[1] or ((nodes & 1023) == 0 and stop[0] != 0):
@@ -150,32 +167,26 @@ def negamax(cells, neighbours, side, ply, depth, alpha, beta, keys, checks, valu
                                         check, stamp, ply, depth, alpha, beta)
     if settles:
         return value
-    row = listed[level]
-    count = list_moves(cells, neighbours, row)
+    count = ordered_moves(cells, neighbours, scratch[level])
+    row = scratch[level, 1]
     alpha0 = alpha
     best, best_move = -INFINITY, -1
-    done = False
-    # the table's move, then the most captures first, ties in the rules' order
-    for taken in range(5, -1, -1):
-        for index in range(count if taken < 5 else 1):
-            move = table_move if taken == 5 else row[index]
-            if move < 0 or (taken < 5 and (move == table_move or captures(move) != taken)):
-                continue
-            saved = play(cells, neighbours, move, side)
-            value = -negamax(cells, neighbours, 1 - side, ply + 1, depth - 1, -beta,
-                             -alpha, keys, checks, values, depths, flags, moves, stamp,
-                             stop, counters, listed, level + 1)
-            undo(cells, neighbours, move, saved)
-            if counters[2]:
-                return np.int64(0)
-            if value > best:
-                best, best_move = value, move
-            if value > alpha:
-                alpha = value
-            if alpha >= beta:
-                done = True
-                break
-        if done:
+    for index in range(-1, count):  # -1: the table's move, then the game's order
+        move = table_move if index < 0 else row[index]
+        if move < 0 or (index >= 0 and move == table_move):
+            continue
+        saved = play(cells, neighbours, move, side)
+        value = -negamax(cells, neighbours, 1 - side, ply + 1, depth - 1, -beta, -alpha,
+                         keys, checks, values, depths, flags, moves, stamp, stop, counters,
+                         scratch, level + 1)
+        undo(cells, neighbours, move, saved)
+        if counters[2]:
+            return np.int64(0)
+        if value > best:
+            best, best_move = value, move
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
             break
     slot = store(keys, values, depths, flags, moves, key, stamp, ply, depth, best, alpha0,
                  beta, best_move)
@@ -189,10 +200,10 @@ def search(cells, neighbours, side, ply, depth, alpha, beta, keys, checks, value
     """(value, nodes, stopped) of one subtree search under a node limit."""
     counters = np.zeros(3, np.int64)
     counters[1] = limit
-    listed = np.empty((MAX_PLIES + 1, cells.size * MOVES_PER_CELL), np.int64)
+    scratch = np.empty((MAX_DEPTH + 1, 2, cells.size * MOVES_PER_CELL), np.int64)
     board = cells.copy()
     value = negamax(board, neighbours, side, ply, depth, alpha, beta, keys, checks,
-                    values, depths, flags, moves, stamp, stop, counters, listed,
+                    values, depths, flags, moves, stamp, stop, counters, scratch,
                     np.int64(0))  # not a literal: one compiled signature, as cached
     return value, counters[0], counters[2] != 0
 
