@@ -87,21 +87,9 @@ class AlphaBeta(TreeSearch):
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float,
                 path: tuple = ()) -> float:
-        if (self.backend is not None and self.backend.searches_nodes and depth > 0
-                and 0 < len(path) < LIVE_PLIES):
+        if self.backend is not None and depth > 0 and (
+                len(path) >= LIVE_PLIES or (path and self.backend.searches_nodes)):
             return self.kernel_node(state, depth, alpha, beta, path)
-        if self.backend is not None and len(path) >= LIVE_PLIES and depth > 0:
-            if self.tracing:  # the kernel's subtree: one step, not traced inside
-                self.observer(NodeEntered(path, depth, alpha, beta))
-            try:
-                value, nodes = self.backend.negamax(state, depth, alpha, beta,
-                                                    self.control, self.nodes)
-            except SearchStopped as stop:
-                self.nodes += stop.nodes
-                raise
-            self.nodes += nodes
-            self.leave(path, depth, value, alpha, beta, None, source="kernel", nodes=nodes)
-            return value
         static = self.enter(state, path, depth, alpha, beta)
         if static is not None:
             return static
@@ -148,12 +136,18 @@ class AlphaBeta(TreeSearch):
 
     def kernel_node(self, state: State, depth: int, alpha: float, beta: float,
                     path: tuple) -> float:
-        """A node searched whole by the backend, its replies' values reported."""
-        if self.tracing:  # one step, not traced inside
+        """A subtree searched by the backend, one step in a trace; a live node's (a
+        backend that `searches_nodes`) with its replies' values reported."""
+        if self.tracing:  # the kernel's subtree: one step, not traced inside
             self.observer(NodeEntered(path, depth, alpha, beta))
         try:
-            value, nodes, replies = self.backend.negamax_node(
-                state, depth, alpha, beta, self.control, self.nodes)
+            if len(path) < LIVE_PLIES:
+                value, nodes, replies = self.backend.negamax_node(
+                    state, depth, alpha, beta, self.control, self.nodes)
+            else:
+                replies = ()
+                value, nodes = self.backend.negamax(state, depth, alpha, beta,
+                                                    self.control, self.nodes)
         except SearchStopped as stop:
             self.nodes += stop.nodes
             raise
