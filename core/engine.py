@@ -15,9 +15,10 @@ background thread that hands them to a listener:
   terminal an app is drawing (id 0: it belongs to no one search).
 
 `cancel()` is immediate for the caller: it sets a flag the search polls, and nothing
-more is reported for that search. It also records the highest cancelled id where the
-child sees it, so a search cancelled while it still waits in the pipe (a move, then an
-instant reply) is dropped when the child takes it, not run to its end. If the child dies, the next search starts a new one.
+more is reported for that search. It records the highest cancelled id where the child
+sees it too, so a search cancelled while it still waits in the pipe (a move, then an
+instant reply) is dropped when the child takes it, not run to its end. If the child
+dies, the next search starts a new one.
 """
 from __future__ import annotations
 
@@ -291,13 +292,13 @@ class Engine:
         self._context = multiprocessing.get_context("spawn")
         self._stop_buffer = self._context.RawArray("b", 8)
         self._stop = StopFlag(self._stop_buffer)
-        self._cancelled_id = self._context.RawValue("q", 0)  # every id up to it
+        # every search id up to this one was cancelled (the child reads it too)
+        self._cancelled_id = self._context.RawValue("q", 0)
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._process = None
         self._commands = None
         self.active: int | None = None
-        self._cancelled: set[int] = set()
 
     # lifecycle
 
@@ -375,7 +376,6 @@ class Engine:
 
     def _cancel_locked(self) -> None:
         if self.active is not None:
-            self._cancelled.add(self.active)
             self._cancelled_id.value = self.active  # before the flag the child clears
             self.active = None
             self._stop.set()
@@ -390,9 +390,7 @@ class Engine:
             if kind == "warning":
                 self.listener(EngineWarning(message[2]))
                 continue
-            if search_id in self._cancelled:
-                if kind != "events":
-                    self._cancelled.discard(search_id)
+            if search_id <= self._cancelled_id.value:  # ids only grow: it was cancelled
                 continue
             if kind == "events":
                 self.listener(EngineEvents(search_id, message[2]))
