@@ -75,8 +75,8 @@ def lookup(keys, checks, values, depths, flags, moves, key, check, stamp, ply, d
         return np.int64(-1), False, np.int64(0)
     value = from_table(np.int64(values[slot]), ply)
     flag = flags[slot]
-    settles = depths[slot] >= depth and (
-        flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha))
+    settles = depths[slot] >= depth and (flag == EXACT or (flag == LOWER and value >= beta)
+                                         or (flag == UPPER and value <= alpha))
     return np.int64(moves[slot]), settles, value
 
 

@@ -157,9 +157,8 @@ def mcts_search(game: Game, state: State, budget: Budget, seed: int,
 
     `fast_tree(state, seed, exploration[, capacity])` builds a kernel-backed tree (its
     node pool sized for an iteration budget, grown as needed under a time budget); it
-    is not used
-    when the observer wants a trace, nor with an own `playout` policy (see PythonTree),
-    which the kernel does not know.
+    is not used when the observer wants a trace, nor with an own `playout` policy (see
+    PythonTree), which the kernel does not know.
     """
     control = control or SearchControl(budget)
     tracing = observer is not None and observer.trace

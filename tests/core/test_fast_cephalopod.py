@@ -10,13 +10,14 @@ import random
 import numpy as np
 import pytest
 
-from plyground.core import Budget, get_game
+from plyground.core import get_game
 from plyground.core.fast import mcts_tree_factory, warm_up
 from plyground.core.fast.cephalopod_mcts import (MOVES_PER_CELL, CephalopodTree, decode,
                                                  list_moves)
 from plyground.core.games.cephalopod import CAPTURE_MASKS, SIZES
-from plyground.core.search.mcts import PythonTree, mcts_search
-from tests.core.positions import assert_same_decisions, random_games
+from plyground.core.search.mcts import PythonTree
+from tests.core.positions import (assert_kernel_search_is_the_reference,
+                                  assert_same_decisions, random_games)
 
 GAMES = {size: get_game("cephalopod", rows=size[0], cols=size[1]) for size in SIZES}
 # per size: the iterations of each run() (PythonTree is slow on the larger boards)
@@ -72,12 +73,8 @@ def test_the_mcts_kernel_makes_the_reference_decisions(size):
 def test_mcts_search_with_the_kernel_equals_mcts_search_without(size):
     game = GAMES[size]
     assert mcts_tree_factory(game) is CephalopodTree
-    budget = Budget(iterations=RUNS[size][-1])
     for state in positions(game, 30 + sum(size), 2):
-        plain = mcts_search(game, state, budget, seed=7)
-        fast = mcts_search(game, state, budget, seed=7, fast_tree=mcts_tree_factory(game))
-        assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work) == \
-            (plain.best_move, plain.value, plain.pv, plain.move_values, plain.work)
+        assert_kernel_search_is_the_reference(game, state, RUNS[size][-1], seed=7)
 
 
 def test_the_mcts_kernel_on_a_full_board_backs_up_its_end():

@@ -23,7 +23,8 @@ from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.search.mcts import PythonTree, mcts_search
 from plyground.core.search.minimax import minimax_search
 from plyground.core.values import INFINITY, WIN, terminal_value
-from tests.core.positions import assert_same_decisions, random_games, random_position
+from tests.core.positions import (assert_kernel_search_is_the_reference,
+                                  assert_same_decisions, random_games, random_position)
 from tests.core.test_search import solver_value
 from tests.reference import read_scored_positions
 
@@ -199,11 +200,7 @@ def test_the_mcts_kernel_makes_the_reference_decisions(seed):
 
 def test_mcts_search_with_the_kernel_equals_mcts_search_without():
     for state in positions(30, 4):
-        plain = mcts_search(GAME, state, Budget(iterations=1500), seed=7)
-        fast = mcts_search(GAME, state, Budget(iterations=1500), seed=7,
-                           fast_tree=mcts_tree_factory(GAME))
-        assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work) == \
-            (plain.best_move, plain.value, plain.pv, plain.move_values, plain.work)
+        assert_kernel_search_is_the_reference(GAME, state, 1500, seed=7)
 
 
 def test_the_mcts_kernel_on_a_finished_game_backs_up_its_end():

@@ -12,12 +12,13 @@ import random
 import numpy as np
 import pytest
 
-from plyground.core import Budget, get_game
+from plyground.core import get_game
 from plyground.core.fast import mcts_tree_factory, warm_up
 from plyground.core.fast.quarto_mcts import (MAX_MOVES, QuartoTree, decode, lines_through,
                                              list_moves)
-from plyground.core.search.mcts import PythonTree, mcts_search
-from tests.core.positions import assert_same_decisions, random_games
+from plyground.core.search.mcts import PythonTree
+from tests.core.positions import (assert_kernel_search_is_the_reference,
+                                  assert_same_decisions, random_games)
 
 GAMES = {"standard": get_game("quarto"), "2x2": get_game("quarto", squares=True)}
 by_variant = pytest.mark.parametrize("variant", list(GAMES))
@@ -87,11 +88,7 @@ def test_mcts_search_with_the_kernel_equals_mcts_search_without(variant):
     assert mcts_tree_factory(game) is QuartoTree
     rng = random.Random(30)
     for state in (game.start(), running_position(game, rng, 8)):
-        plain = mcts_search(game, state, Budget(iterations=600), seed=7)
-        fast = mcts_search(game, state, Budget(iterations=600), seed=7,
-                           fast_tree=mcts_tree_factory(game))
-        assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work) == \
-            (plain.best_move, plain.value, plain.pv, plain.move_values, plain.work)
+        assert_kernel_search_is_the_reference(game, state, 600, seed=7)
 
 
 def a_drawn_game(game):
