@@ -129,16 +129,27 @@ class PlygroundApp(App):
                                       history_id=history_id)
         self.push_screen(self.game_screen)
 
-    def history_record(self, history_id: int) -> GameRecord | None:
-        """Game `history_id` of the history; None, said in a notification, when it
-        cannot be read."""
-        try:
-            with History() as history:
-                return history.get(history_id)
-        except PlygroundError as error:
-            self.notify(str(error), severity="error", title="Cannot open that game",
-                        markup=False)
-            return None
+    def choose_from_history(self, replacing: GameScreen | None = None) -> None:
+        """The Games screen; the game chosen opens on the board, in place of
+        `replacing` (which is kept in the history and stops its searches first). A game
+        that cannot be read is said in a notification, and nothing changes."""
+        from .screens.games import GamesScreen
+
+        def chosen(history_id: int | None) -> None:
+            if history_id is None:
+                return
+            try:
+                with History() as history:
+                    record = history.get(history_id)
+            except PlygroundError as error:
+                self.notify(str(error), severity="error", title="Cannot open that game",
+                            markup=False)
+                return
+            if replacing is not None:
+                replacing.leave_for_another_game()
+            self.open_record(record, history_id, replacing=replacing)
+
+        self.push_screen(GamesScreen(), chosen)
 
     def show_setup(self, match: Match) -> None:
         """Leave the game for the setup screen, keeping the game's choices. The setup

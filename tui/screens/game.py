@@ -768,19 +768,14 @@ class GameScreen(GameReview, Screen):
 
     def action_games(self) -> None:
         """The games of the history; the one chosen opens here (this one is kept)."""
-        from .games import GamesScreen
+        self.app.choose_from_history(replacing=self)
 
-        def chosen(id: int | None) -> None:
-            record = None if id is None else self.app.history_record(id)
-            if record is None:
-                return
-            self.keep_in_history()
-            self.cancel_search()
-            self.stop_analysis()
-            self.stop_review()
-            self.app.open_record(record, id, replacing=self)
-
-        self.app.push_screen(GamesScreen(), chosen)
+    def leave_for_another_game(self) -> None:
+        """Keep this game in the history and stop what runs for it."""
+        self.keep_in_history()
+        self.cancel_search()
+        self.stop_analysis()
+        self.stop_review()
 
     # --- actions ---------------------------------------------------------------------
 

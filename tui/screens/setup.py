@@ -428,14 +428,7 @@ class SetupScreen(Screen):
 
     def action_games(self) -> None:
         """The games of the history; the one chosen opens on the board."""
-        from .games import GamesScreen
-
-        def chosen(id: int | None) -> None:
-            record = None if id is None else self.app.history_record(id)
-            if record is not None:
-                self.app.open_record(record, id)
-
-        self.app.push_screen(GamesScreen(), chosen)
+        self.app.choose_from_history()
 
     def action_start(self) -> None:
         sides = tuple(spec_for(row.kind, row.value) for row in self.rows())
