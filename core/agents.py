@@ -39,6 +39,7 @@ class Setting:
     default: Any
     help: str
     minimum: float | None = None
+    choices: tuple[str, ...] = ()  # the words a word setting may be
 
     def parse(self, agent: str, text: str) -> Any:
         try:
@@ -46,6 +47,9 @@ class Setting:
         except ValueError:
             kind = {int: "a whole number", float: "a number"}.get(self.type, "a value")
             raise BadSetting(f"{agent}: {self.name}={text!r} is not {kind}") from None
+        if self.choices and value not in self.choices:
+            raise BadSetting(f"{agent}: {self.name}={text!r} is not one of "
+                             f"{', '.join(self.choices)}")
         if self.minimum is not None and value < self.minimum:
             raise BadSetting(f"{agent}: {self.name} must be at least {self.minimum}")
         return value
@@ -346,18 +350,24 @@ class SeedAgent(Agent):
 
 class MctsAgent(Agent):
     kind, title = "mcts", "MCTS"
-    description = "UCT Monte Carlo tree search with random playouts"
+    description = ("UCT Monte Carlo tree search: with a solver (proven wins and losses, "
+                   "decisive playouts) where the game's kernel has one, else plain UCT "
+                   "with random playouts")
     settings_spec = (
         Setting("iterations", int, 5500, "playouts per move (unless time is set)", 1),
         TIME,
         Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0),
+        Setting("uct", str, None, "solver: prove wins and losses, play decisive playouts "
+                "(Connect 4 and Quarto by default); plain: the course's UCT, random "
+                "playouts (the other games' default)", choices=("solver", "plain")),
         SEED,
     )
     main_setting = "iterations"
     shows = "visits"
     # A subclass may define `playout(self, state, rng) -> move`: its own choice of each
     # move of a playout, in place of a uniformly random one (`rng.below(n)` draws a
-    # whole number 0..n-1, `rng.random()` a fraction). It then searches in Python.
+    # whole number 0..n-1, `rng.random()` a fraction). It then searches in Python, with
+    # plain UCT unless given uct=solver.
     playout = None
 
     def budget(self):
@@ -371,13 +381,34 @@ class MctsAgent(Agent):
             return f"{self.title} ({self.settings['time']:g}s)"
         return super().label
 
+    @classmethod
+    def menu_choices(cls) -> list[tuple[str, str]]:
+        return [(cls.title, cls.kind), (f"{cls.title}, plain UCT", f"{cls.kind}:uct=plain")]
+
+    def solves(self, game) -> bool:
+        """Whether it searches `game` with the solver: as told, else where the game's
+        MCTS kernel has the solver variant (without one it would search in Python) and
+        the agent has no playout policy of its own."""
+        from .fast import mcts_tree_factory
+
+        if self.settings["uct"] is not None:
+            return self.settings["uct"] == "solver"
+        if self.playout is not None:
+            return False
+        tree = mcts_tree_factory(game)
+        return tree is not None and tree.solves
+
     def search(self, state, budget, observer, control, exact_root):
         from .fast import mcts_tree_factory
 
         seed = derive_seed(self.settings["seed"], state.key())
+        fast_tree = mcts_tree_factory(state.game)
+        solver = self.solves(state.game)
+        if solver and fast_tree is not None and not fast_tree.solves:
+            fast_tree = None  # the solver in Python
         return mcts_search(state.game, state, budget, seed, self.settings["c"], observer,
-                           control, fast_tree=mcts_tree_factory(state.game),
-                           playout=self.playout)
+                           control, fast_tree=fast_tree, playout=self.playout,
+                           solver=solver)
 
 
 AGENT_KINDS: dict[str, type[Agent]] = {}

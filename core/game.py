@@ -126,6 +126,29 @@ class Game(ABC):
         """Moves in the order a search should try them first (default: as given)."""
         return list(moves)
 
+    def winning_move(self, state: State) -> Move | None:
+        """The first of `state`'s moves that wins at once, or None (decisive playouts;
+        a game may say it faster)."""
+        for move in state.moves():
+            outcome = state.play(move).outcome()
+            if outcome is not None and outcome.winner == state.to_move:
+                return move
+        return None
+
+    def safe_moves(self, state: State) -> list[Move]:
+        """`state`'s moves, in order, that neither lose at once nor leave the opponent
+        a move that wins at once (decisive playouts; a game may say it faster)."""
+        safe = []
+        for move in state.moves():
+            after = state.play(move)
+            outcome = after.outcome()
+            if outcome is None:
+                if self.winning_move(after) is None:
+                    safe.append(move)
+            elif outcome.winner != 1 - state.to_move:
+                safe.append(move)
+        return safe
+
     def plies_left_at_most(self, state: State) -> int | None:
         """An upper bound on the plies the game can still last, if the rules give one.
 

@@ -106,10 +106,11 @@ class BoomTree(KernelTree):
         own, other, own_bomb, _, ply = self.position
         self.legal[0] = legal_moves(own, other, own_bomb, ply)
 
-    def kernel(self, count: int) -> None:
+    def kernel(self, count: int) -> int:
         run(count, *self.position, self.to_move, self.exploration, self.first_child,
             self.next_sibling, self.child_count, self.moves, self.visits, self.wins,
             self.legal, self.size, self.rng)
+        return count
 
     def move_of(self, code) -> int:
         return int(code)

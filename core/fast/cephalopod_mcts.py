@@ -144,10 +144,11 @@ class CephalopodTree(KernelTree):
         listed = np.empty(self.cells.size * MOVES_PER_CELL, np.int64)
         self.move_count[0] = list_moves(self.cells, self.neighbours, listed)
 
-    def kernel(self, count: int) -> None:
+    def kernel(self, count: int) -> int:
         run(count, self.cells, self.neighbours, self.to_move, self.exploration,
             self.first_child, self.next_sibling, self.child_count, self.moves, self.visits,
             self.wins, self.move_count, self.size, self.rng)
+        return count
 
     def move_of(self, code) -> CephalopodMove:
         return decode(code, self.table)

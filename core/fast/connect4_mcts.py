@@ -5,9 +5,13 @@ stream, untried moves expanded in ascending column order, the first child with t
 UCT score selected, playout moves drawn from the legal columns in ascending order, and
 the same floating-point arithmetic. tests/core/test_fast_connect4.py holds it to that.
 
-The tree is mcts_tree.py's; a node also keeps its legal columns, and its untried moves
-are the legal columns after the ones already expanded (children come in ascending column
-order).
+With the solver variant it proves nodes and plays decisive playouts as the reference
+does: a column that wins at once (the lowest), else a random one of the columns after
+which the opponent cannot win at once, else any.
+
+The tree is mcts_tree.py's; a node also keeps its legal columns and their number, and
+its untried moves are the legal columns after the ones already expanded (children come
+in ascending column order).
 """
 from __future__ import annotations
 
@@ -16,8 +20,10 @@ from numba import njit
 
 from ..games.connect4 import GAME, WIDTH
 from ..search.mcts import DEFAULT_EXPLORATION
-from .connect4 import TOP, bitboards, has_four, play, popcount
-from .mcts_tree import START_CAPACITY, KernelTree, add_child, backup, select_child
+from .connect4 import (BOTTOM, BOTTOM_ROW, COLUMN, FULL, TOP, bitboards, completing_cells,
+                       has_four, play, popcount)
+from .mcts_tree import (DRAWN, START_CAPACITY, UNPROVEN, WON, KernelTree, add_child,
+                        backup, mover_at, prove_path, select_child, winner_of)
 from .random import next_random
 
 MAX_DEPTH = GAME.board.cells + 1  # nodes on a path from the root, root included
@@ -49,60 +55,108 @@ def nth_column(mask, n):
 
 
 @njit(cache=True, nogil=True)
-def run(count, own, other, to_move, exploration, first_child, next_sibling, child_count,
-        moves, visits, wins, legal, size, rng):
-    """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
-    arrays must have room for `count` more. `legal[n]` is node n's legal columns."""
+def random_column(mask, rng):
+    """A uniformly random column of `mask`."""
+    n = np.uint64(popcount(np.uint64(mask)))
+    return nth_column(mask, np.int64(next_random(rng) % n))
+
+
+@njit(cache=True, nogil=True)
+def decisive_column(own, other, mask, rng):
+    """search/mcts.decisive_move: the lowest column that wins at once, else a random
+    column (of `mask`, the legal ones) after which the other side has no win at once,
+    else a random legal column."""
+    occupied = own | other
+    winning = completing_cells(own) & (occupied + BOTTOM_ROW) & FULL
+    if winning:
+        for c in range(WIDTH):
+            if winning & COLUMN[c]:
+                return c
+    threats = completing_cells(other)
+    safe = 0
+    for c in range(WIDTH):
+        if mask & (1 << c):
+            after = occupied | ((occupied + BOTTOM[c]) & COLUMN[c])
+            if not threats & (after + BOTTOM_ROW) & FULL:
+                safe |= 1 << c
+    return random_column(safe if safe else mask, rng)
+
+
+@njit(cache=True, nogil=True)
+def run(count, own, other, to_move, exploration, solver, first_child, next_sibling,
+        child_count, moves, visits, wins, proof, proof_plies, legal, move_count, size,
+        rng):
+    """Up to `count` iterations of PythonTree.iterate (plain, or with the solver);
+    returns how many ran (fewer once the root is proven). `size[0]` is the number of
+    nodes; the arrays must have room for `count` more. `legal[n]` is node n's legal
+    columns, `move_count[n]` how many."""
     path = np.empty(MAX_DEPTH, np.int64)
-    for _ in range(count):
+    for iteration in range(count):
+        if proof[0] != UNPROVEN:
+            return iteration
         node, depth = 0, 0
         node_own, node_other, side = own, other, to_move  # side: the side to move
         path[0] = 0
-        # selection: while the node has children and no untried move
-        while 0 < child_count[node] == popcount(np.uint64(legal[node])):
+        # selection: while the node is unproven with children and no untried move
+        while proof[node] == UNPROVEN and 0 < child_count[node] == move_count[node]:
             node = select_child(node, first_child, next_sibling, visits, wins, exploration)
             node_own, node_other = play(node_own, node_other, moves[node])
             side = 1 - side
             depth += 1
             path[depth] = node
         # expansion: the first untried move, appended to the children
-        if child_count[node] < popcount(np.uint64(legal[node])):
+        if proof[node] == UNPROVEN and child_count[node] < move_count[node]:
             column = nth_column(legal[node], child_count[node])
             node_own, node_other = play(node_own, node_other, column)
             side = 1 - side
             node = add_child(node, column, first_child, next_sibling, child_count, moves,
                              visits, wins, size)
             legal[node] = legal_columns(node_own, node_other)
+            move_count[node] = popcount(np.uint64(legal[node]))
             depth += 1
             path[depth] = node
-        # playout: uniformly random legal columns to the end
-        while True:
-            mask = legal_columns(node_own, node_other)
-            if mask == 0:
-                break
-            n = np.uint64(popcount(np.uint64(mask)))
-            column = nth_column(mask, np.int64(next_random(rng) % n))
-            node_own, node_other = play(node_own, node_other, column)
-            side = 1 - side
-        winner = 1 - side if has_four(node_other) else -1  # only the last mover can win
+            if solver and legal[node] == 0:  # the game is over: proven
+                proof[node] = WON if has_four(node_other) else DRAWN
+        if proof[node] != UNPROVEN:  # proven: its result, no playout
+            winner = winner_of(proof[node], mover_at(depth, to_move))
+        else:
+            # playout: random (or decisive) legal columns to the end
+            while True:
+                mask = legal_columns(node_own, node_other)
+                if mask == 0:
+                    break
+                if solver:
+                    column = decisive_column(node_own, node_other, mask, rng)
+                else:
+                    column = random_column(mask, rng)
+                node_own, node_other = play(node_own, node_other, column)
+                side = 1 - side
+            winner = 1 - side if has_four(node_other) else -1  # only the last mover wins
         backup(path, depth, to_move, winner, visits, wins)
+        if proof[node] != UNPROVEN:
+            prove_path(path, depth, move_count, child_count, first_child, next_sibling,
+                       proof, proof_plies)
+    return count
 
 
 class Connect4Tree(KernelTree):
     """The MctsTree for Connect 4, made by `(state, seed, exploration)`."""
 
-    EXTRA_ARRAYS = {"legal": np.uint8}
+    EXTRA_ARRAYS = {"legal": np.uint8, "move_count": np.int8}
+    solves = True
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,
-                 capacity: int = START_CAPACITY) -> None:
-        super().__init__(state.to_move, seed, exploration, capacity)
+                 capacity: int = START_CAPACITY, solver: bool = False) -> None:
+        super().__init__(state.to_move, seed, exploration, capacity, solver)
         self.own, self.other = bitboards(state)
         self.legal[0] = sum(1 << c for c in state.moves())
+        self.move_count[0] = len(state.moves())
 
-    def kernel(self, count: int) -> None:
-        run(count, self.own, self.other, self.to_move, self.exploration, self.first_child,
-            self.next_sibling, self.child_count, self.moves, self.visits, self.wins,
-            self.legal, self.size, self.rng)
+    def kernel(self, count: int) -> int:
+        return run(count, self.own, self.other, self.to_move, self.exploration,
+                   self.solver, self.first_child, self.next_sibling, self.child_count,
+                   self.moves, self.visits, self.wins, self.proof, self.proof_plies,
+                   self.legal, self.move_count, self.size, self.rng)
 
     def move_of(self, code) -> int:
         return int(code)
@@ -110,4 +164,5 @@ class Connect4Tree(KernelTree):
 
 def warm_up() -> None:
     """Compile the kernel (or load it from numba's cache) on a few iterations."""
-    Connect4Tree(GAME.start(), 0).run(2)
+    for solver in (False, True):
+        Connect4Tree(GAME.start(), 0, solver=solver).run(2)

@@ -4,7 +4,8 @@ and backup steps, exactly as PythonTree in search/mcts.py takes them.
 Node 0 is the root. A node's children form a list (`first_child`, then `next_sibling`)
 in expansion order; a list rather than a row of slots per node keeps a node small, which
 matters as a tree gains a node per iteration, up to a million a second. A game's kernel
-supplies the rest: how to list and play its moves, and who won a playout.
+supplies the rest: how to list and play its moves, and who won a playout; a kernel
+with the solver variant (search/mcts.py) also proves nodes, with `prove_path` here.
 """
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ from ..rng import MASK64
 
 START_CAPACITY = 1 << 16
 NODE_ARRAYS = {"first_child": np.int32, "next_sibling": np.int32, "child_count": np.int16,
-               "moves": np.int16, "visits": np.int64, "wins": np.float64}
+               "moves": np.int16, "visits": np.int64, "wins": np.float64,
+               "proof": np.int8, "proof_plies": np.int16}
+# a node's proof, for the side that moved into it, and the result each stands for
+UNPROVEN, WON, DRAWN, LOST = 0, 1, 2, 3
+RESULTS = {WON: 1.0, DRAWN: 0.5, LOST: 0.0}
 
 
 @njit(cache=True, nogil=True)
@@ -55,6 +60,62 @@ def add_child(node, move, first_child, next_sibling, child_count, moves, visits,
 
 
 @njit(cache=True, nogil=True)
+def mover_at(depth, to_move):
+    """The side that moved into the node `depth` plies below the root."""
+    return (to_move + depth + 1) & 1
+
+
+@njit(cache=True, nogil=True)
+def winner_of(proof, mover):
+    """The winner a proven node stands for (-1 a draw)."""
+    return -1 if proof == DRAWN else (mover if proof == WON else 1 - mover)
+
+
+@njit(cache=True, nogil=True)
+def proof_of(node, move_count, child_count, first_child, next_sibling, proof,
+             proof_plies):
+    """search/mcts.proof_of: (proof, plies) of what `node`'s children prove of it, or
+    (UNPROVEN, 0)."""
+    fewest_win, fewest_draw, most_loss, all_proven = -1, -1, -1, True
+    child = first_child[node]
+    while child >= 0:
+        plies = np.int64(proof_plies[child])
+        if proof[child] == WON:
+            if fewest_win < 0 or plies < fewest_win:
+                fewest_win = plies
+        elif proof[child] == DRAWN:
+            if fewest_draw < 0 or plies < fewest_draw:
+                fewest_draw = plies
+        elif proof[child] == LOST:
+            most_loss = max(most_loss, plies)
+        else:
+            all_proven = False
+        child = next_sibling[child]
+    if fewest_win >= 0:
+        return LOST, 1 + fewest_win
+    if child_count[node] < move_count[node] or not all_proven:
+        return UNPROVEN, 0
+    if fewest_draw >= 0:
+        return DRAWN, 1 + fewest_draw
+    return WON, 1 + most_loss
+
+
+@njit(cache=True, nogil=True)
+def prove_path(path, depth, move_count, child_count, first_child, next_sibling, proof,
+               proof_plies):
+    """PythonTree.prove_up from the parent of the proven `path[depth]`."""
+    for k in range(depth - 1, -1, -1):
+        node = path[k]
+        if proof[node] != UNPROVEN:
+            return
+        found, plies = proof_of(node, move_count, child_count, first_child, next_sibling,
+                                proof, proof_plies)
+        if found == UNPROVEN:
+            return
+        proof[node], proof_plies[node] = found, plies
+
+
+@njit(cache=True, nogil=True)
 def backup(path, depth, to_move, winner, visits, wins):
     """Count a visit and the result (1 win, 0.5 draw, 0 loss; `winner` -1 for a draw)
     for the side that moved into each node of `path[0..depth]`."""
@@ -75,9 +136,14 @@ class KernelTree:
 
     EXTRA_ARRAYS: dict = {}
 
+    solves = False  # whether its kernel has the solver variant (search/mcts.py)
+
     def __init__(self, to_move: int, seed: int, exploration: float,
-                 capacity: int = START_CAPACITY) -> None:
+                 capacity: int = START_CAPACITY, solver: bool = False) -> None:
+        if solver and not self.solves:
+            raise ValueError(f"{type(self).__name__} has no solver variant")
         self.to_move = to_move
+        self.solver = solver
         self.exploration = float(exploration)
         self.rng = np.array([seed & MASK64], np.uint64)
         self.size = np.ones(1, np.int64)
@@ -92,22 +158,37 @@ class KernelTree:
         needed = int(self.size[0]) + count  # an iteration adds at most one node
         if needed > len(self.visits):
             self.grow(max(needed, len(self.visits) * 3 // 2))
-        self.kernel(count)
-        self.iterations += count
+        self.iterations += self.kernel(count)
 
     def grow(self, capacity: int) -> None:
-        """Room for `capacity` nodes (new ones get their values as they are made)."""
+        """Room for `capacity` nodes, zeros past the old ones (a new node is unproven;
+        add_child gives it the rest)."""
         try:
             for name in self.arrays:
-                setattr(self, name, np.resize(getattr(self, name), capacity))
+                old = getattr(self, name)
+                new = np.zeros(capacity, old.dtype)
+                new[:len(old)] = old
+                setattr(self, name, new)
         except MemoryError:
             raise PlygroundError(
                 f"MCTS ran out of memory: its tree holds {int(self.size[0]):,} nodes after "
                 f"{self.iterations:,} iterations (a node each); give it fewer iterations "
                 "or less time") from None
 
-    def kernel(self, count: int) -> None:
+    def kernel(self, count: int) -> int:
+        """Run up to `count` iterations (fewer once the root is proven); how many."""
         raise NotImplementedError
+
+    @property
+    def solved(self) -> bool:
+        return self.proof[0] != UNPROVEN
+
+    @property
+    def root_proof(self) -> tuple | None:
+        """The root's proof for its side to move (a proof is kept for the mover)."""
+        if not self.solved:
+            return None
+        return 1.0 - RESULTS[int(self.proof[0])], int(self.proof_plies[0])
 
     def move_of(self, code: int):
         raise NotImplementedError
@@ -120,7 +201,9 @@ class KernelTree:
         return found
 
     def root_children(self) -> list[tuple]:
-        return [(self.move_of(self.moves[c]), int(self.visits[c]), float(self.wins[c]))
+        return [(self.move_of(self.moves[c]), int(self.visits[c]), float(self.wins[c]),
+                 None if self.proof[c] == UNPROVEN
+                 else (RESULTS[int(self.proof[c])], int(self.proof_plies[c]) + 1))
                 for c in self.children(0)]
 
     def principal_variation(self) -> tuple:

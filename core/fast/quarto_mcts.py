@@ -14,6 +14,10 @@ come as a table (squares x the lines through each x their four squares, -1 padde
 one compiled kernel serves both variants. A move is `square * 17 + give`, 16 standing
 for no square (the first move) and for no give (a placement that ends the game).
 
+With the solver variant it proves nodes and plays decisive playouts as the reference
+does (the first placement that wins, else a random move whose given piece completes no
+line, else any move).
+
 The tree is mcts_tree.py's; a node also keeps how many moves it has: its untried moves
 are its list's moves past the children, listed again from the position when the next
 one is expanded.
@@ -25,7 +29,9 @@ from numba import njit
 
 from ..games.quarto import QuartoMove
 from ..search.mcts import DEFAULT_EXPLORATION
-from .mcts_tree import START_CAPACITY, KernelTree, add_child, backup, select_child
+from .mcts_tree import (DRAWN, LOST, START_CAPACITY, UNPROVEN, WON, KernelTree,
+                        add_child, backup, mover_at, prove_path, select_child, winner_of)
+from .quarto import danger_mask
 from .random import next_random
 
 NONE = 16  # no square, or no piece given
@@ -95,22 +101,54 @@ def play(board, hand, pool, move, side, winner, through):
 
 
 @njit(cache=True, nogil=True)
-def run(count, root_board, root_hand, root_pool, root_winner, through, to_move,
-        exploration, first_child, next_sibling, child_count, moves, visits, wins,
-        move_count, size, rng):
-    """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
-    arrays must have room for `count` more. `move_count[n]` is node n's number of moves;
-    `root_winner` is the root's winner if its game is over (-1 a draw)."""
+def decisive_pick(board, hand, pool, through, lines, listed, legal, safe, rng):
+    """search/mcts.decisive_move over the `legal` moves `listed`: the first placement
+    that wins, else a random move whose given piece completes no line where it is
+    placed (Quarto.safe_moves), else a random move."""
+    for k in range(legal):
+        move = listed[k]
+        if move % 17 == NONE and wins_at(board, hand, move // 17, through):
+            return move
+    count, square, danger = 0, -1, 0
+    for k in range(legal):
+        move = listed[k]
+        if move // 17 != square:
+            square = move // 17
+            if square != NONE:
+                board[square] = hand
+            danger = danger_mask(board, lines)  # pieces that would complete a line
+            if square != NONE:
+                board[square] = -1
+        if move % 17 == NONE or not danger >> (move % 17) & 1:
+            safe[count] = move
+            count += 1
+    if count == 0:
+        return listed[np.int64(next_random(rng) % np.uint64(legal))]
+    return safe[np.int64(next_random(rng) % np.uint64(count))]
+
+
+@njit(cache=True, nogil=True)
+def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to_move,
+        exploration, solver, first_child, next_sibling, child_count, moves, visits, wins,
+        proof, proof_plies, move_count, size, rng):
+    """Up to `count` iterations of PythonTree.iterate (plain, or with the solver);
+    returns how many ran (fewer once the root is proven). `size[0]` is the number of
+    nodes; the arrays must have room for `count` more. `move_count[n]` is node n's
+    number of moves; `root_winner` is the root's winner if its game is over (-1 a
+    draw)."""
     board = np.empty_like(root_board)
     listed = np.empty(MAX_MOVES, np.int64)
+    safe = np.empty(MAX_MOVES, np.int64)
     path = np.empty(MAX_PLIES + 1, np.int64)
-    for _ in range(count):
+    for iteration in range(count):
+        if proof[0] != UNPROVEN:
+            return iteration
         board[:] = root_board
         hand, pool, winner = root_hand, root_pool, root_winner
         node, depth, side = 0, 0, to_move  # side: the side to move
         path[0] = 0
-        # selection: while the node has children and no untried move
-        while 0 < child_count[node] == move_count[node]:
+        # selection: while the node is unproven with children and no untried move
+        while proof[node] == UNPROVEN and 0 < child_count[node] == move_count[node]:
             node = select_child(node, first_child, next_sibling, visits, wins, exploration)
             hand, pool, winner = play(board, hand, pool, moves[node], side, winner,
                                       through)
@@ -118,7 +156,7 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, to_move,
             depth += 1
             path[depth] = node
         # expansion: the first untried move, appended to the children
-        expanded = child_count[node] < move_count[node]
+        expanded = proof[node] == UNPROVEN and child_count[node] < move_count[node]
         if expanded:
             list_moves(board, hand, pool, through, listed)
             move = listed[child_count[node]]
@@ -128,17 +166,31 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, to_move,
                              visits, wins, size)
             depth += 1
             path[depth] = node
-        # playout: uniformly random moves to the end
-        legal = list_moves(board, hand, pool, through, listed)
-        if expanded:
-            move_count[node] = legal
-        while legal > 0:
-            pick = np.int64(next_random(rng) % np.uint64(legal))
-            hand, pool, winner = play(board, hand, pool, listed[pick], side, winner,
-                                      through)
-            side = 1 - side
+        if proof[node] != UNPROVEN:  # proven: its result, no playout
+            winner = winner_of(proof[node], mover_at(depth, to_move))
+        else:
+            # playout: random (or decisive) moves to the end
             legal = list_moves(board, hand, pool, through, listed)
+            if expanded:
+                move_count[node] = legal
+                if solver and legal == 0:  # the game is over: proven
+                    mover = 1 - side
+                    proof[node] = DRAWN if winner < 0 else (WON if winner == mover
+                                                            else LOST)
+            while legal > 0:
+                if solver:
+                    move = decisive_pick(board, hand, pool, through, lines, listed, legal,
+                                         safe, rng)
+                else:
+                    move = listed[np.int64(next_random(rng) % np.uint64(legal))]
+                hand, pool, winner = play(board, hand, pool, move, side, winner, through)
+                side = 1 - side
+                legal = list_moves(board, hand, pool, through, listed)
         backup(path, depth, to_move, winner, visits, wins)
+        if proof[node] != UNPROVEN:
+            prove_path(path, depth, move_count, child_count, first_child, next_sibling,
+                       proof, proof_plies)
+    return count
 
 
 def lines_through(game) -> np.ndarray:
@@ -160,25 +212,28 @@ class QuartoTree(KernelTree):
     """The MctsTree for Quarto (either variant), made by `(state, seed, exploration)`."""
 
     EXTRA_ARRAYS = {"move_count": np.int16}
+    solves = True
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,
-                 capacity: int = START_CAPACITY) -> None:
-        super().__init__(state.to_move, seed, exploration, capacity)
+                 capacity: int = START_CAPACITY, solver: bool = False) -> None:
+        super().__init__(state.to_move, seed, exploration, capacity, solver)
         self.board = np.array(state.board, np.int64)
         self.hand = -1 if state.hand is None else state.hand
         self.pool = sum(1 << piece for piece in state.pool())
         outcome = state.outcome()
         self.winner = -1 if outcome is None or outcome.winner is None else outcome.winner
         self.through = lines_through(state.game)
+        self.lines = np.array(state.game.lines, np.int64)
         listed = np.empty(MAX_MOVES, np.int64)
         self.move_count[0] = list_moves(self.board, self.hand, self.pool, self.through,
                                         listed)
 
-    def kernel(self, count: int) -> None:
-        run(count, self.board, self.hand, self.pool, self.winner, self.through,
-            self.to_move, self.exploration, self.first_child, self.next_sibling,
-            self.child_count, self.moves, self.visits, self.wins, self.move_count,
-            self.size, self.rng)
+    def kernel(self, count: int) -> int:
+        return run(count, self.board, self.hand, self.pool, self.winner, self.through,
+                   self.lines, self.to_move, self.exploration, self.solver,
+                   self.first_child, self.next_sibling, self.child_count, self.moves,
+                   self.visits, self.wins, self.proof, self.proof_plies,
+                   self.move_count, self.size, self.rng)
 
     def move_of(self, code) -> QuartoMove:
         return decode(code)
@@ -188,4 +243,5 @@ def warm_up() -> None:
     """Compile the kernels (or load them from numba's cache) on a few iterations."""
     from ..games.quarto import Quarto
 
-    QuartoTree(Quarto().start(), 0).run(2)
+    for solver in (False, True):
+        QuartoTree(Quarto().start(), 0, solver=solver).run(2)

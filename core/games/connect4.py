@@ -158,6 +158,22 @@ class Connect4(MovesNotation, Game):
             - centre_score(other)
         )
 
+    def winning_move(self, state: Connect4State) -> int | None:
+        if state.outcome() is not None:
+            return None
+        return next(iter(state.winning_moves()), None)
+
+    def safe_moves(self, state: Connect4State) -> list[int]:
+        """The columns that win at once or after which the other side cannot complete
+        four at once (its threats are its completing cells; none may be playable)."""
+        threats = BOARD.completing_cells(state.pieces[1 - state.to_move])
+        wins, safe = state.winning_moves(), []
+        for column in state.moves():
+            after = state.occupied | state.landing_bit(column)
+            if column in wins or not threats & BOARD.playable_cells(after):
+                safe.append(column)
+        return safe
+
     def plies_left_at_most(self, state: Connect4State) -> int:
         return BOARD.cells - state.ply
 

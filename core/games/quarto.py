@@ -216,6 +216,27 @@ class Quarto(Game):
         """Rows, columns, diagonals, and with the 2 x 2 variant the nine blocks."""
         return ROWS + COLUMNS + DIAGONALS + (BLOCKS if self.squares else ())
 
+    def winning_move(self, state: QuartoState) -> QuartoMove | None:
+        if state.hand is None or state.outcome() is not None:
+            return None
+        return next((QuartoMove(square, None) for square in range(16)
+                     if state.board[square] < 0 and state.wins_at(square)), None)
+
+    def safe_moves(self, state: QuartoState) -> list[QuartoMove]:
+        """The moves whose given piece completes no line where it is placed (a move
+        that gives nothing ends the game: it wins or draws)."""
+        pool, giving_a_win = state.pool(), {}
+        safe = []
+        for move in state.moves():
+            if move.square not in giving_a_win:
+                board = list(state.board)
+                if move.square is not None:
+                    board[move.square] = state.hand
+                giving_a_win[move.square] = completing_pieces(board, self.lines, pool)
+            if move.give not in giving_a_win[move.square]:
+                safe.append(move)
+        return safe
+
     @cached_property
     def lines_through(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         return tuple(tuple(line for line in self.lines if square in line)

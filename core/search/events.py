@@ -108,6 +108,9 @@ class MoveStat:
     visits: int
     mean: float  # mean result for the side to move at the root, 0..1
     uct: float
+    # MCTS-Solver: the move's proven value for the side to move at the root, as a
+    # values.py score (win/loss in N, 0 a draw); None where unproven
+    proven: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +122,7 @@ class MctsSnapshot:
     iterations_per_second: float
     stats: tuple[MoveStat, ...]
     pv: tuple
+    proven: int | None = None  # the root's proven value (as MoveStat.proven)
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,17 +84,22 @@ def assert_same_decisions(reference, fast, runs) -> None:
         assert fast.principal_variation() == reference.principal_variation()
 
 
-def assert_kernel_search_is_the_reference(game, state, iterations: int, seed: int) -> None:
-    """mcts_search with the game's MCTS kernel and without it: the same decision."""
+def assert_kernel_search_is_the_reference(game, state, iterations: int, seed: int,
+                                          solver: bool = False):
+    """mcts_search with the game's MCTS kernel and without it (plain, or with the
+    solver): the same decision, which is returned."""
     from plyground.core import Budget
     from plyground.core.fast import mcts_tree_factory
     from plyground.core.search.mcts import mcts_search
 
-    plain = mcts_search(game, state, Budget(iterations=iterations), seed=seed)
-    fast = mcts_search(game, state, Budget(iterations=iterations), seed=seed,
-                       fast_tree=mcts_tree_factory(game))
-    assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work) == \
-        (plain.best_move, plain.value, plain.pv, plain.move_values, plain.work)
+    budget = Budget(iterations=iterations)
+    plain = mcts_search(game, state, budget, seed=seed, solver=solver)
+    fast = mcts_search(game, state, budget, seed=seed, fast_tree=mcts_tree_factory(game),
+                       solver=solver)
+    assert (fast.best_move, fast.value, fast.pv, fast.move_values, fast.work,
+            fast.note) == (plain.best_move, plain.value, plain.pv, plain.move_values,
+                           plain.work, plain.note)
+    return fast
 
 
 def gives_no_win(state, move) -> bool:

@@ -255,6 +255,6 @@ def test_an_iteration_budget_sizes_the_mcts_pool_and_running_out_of_memory_is_sa
         raise MemoryError
 
     tree = Connect4Tree(GAME.start(), 1, capacity=4)
-    monkeypatch.setattr(mcts_tree.np, "resize", no_memory)
+    monkeypatch.setattr(mcts_tree.np, "zeros", no_memory)
     with pytest.raises(PlygroundError, match="MCTS ran out of memory"):
         tree.run(100)

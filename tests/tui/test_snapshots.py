@@ -41,7 +41,7 @@ def test_result_dialog(snap_compare):
 
 
 def test_cephalopod_with_the_mcts_heat_map(snap_compare):
-    app = make_app("cephalopod", ("human", "mcts:iterations=2000,seed=3"),
+    app = make_app("cephalopod", ("human", "mcts:iterations=2000,seed=3,uct=plain"),
                    ".r2.../b1r1.../..r3../....b2/..... b")
 
     async def searched(pilot):
@@ -61,11 +61,11 @@ def test_cephalopod_capture_choice(snap_compare):
 
 
 def test_quarto_give_step_with_the_mcts_heat_map(snap_compare):
-    app = make_app("quarto", ("human", "mcts:iterations=2000,seed=3"),
+    app = make_app("quarto", ("human", "mcts:iterations=2000,seed=3,uct=plain"),
                    "8.a./.5c./3..6/.... f")
 
     async def giving(pilot):
-        await settled(pilot, app)  # MCTS places on a3 and gives piece 11
+        await settled(pilot, app)  # plain MCTS places on a3 and gives piece 11
         await pilot.press("down", "enter", "right")  # b2, then the pool's cursor on 1
 
     assert snap_compare(app, terminal_size=SIZE, run_before=giving)

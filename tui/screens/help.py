@@ -14,9 +14,11 @@ from ..widgets.inspector import TREE_LEGEND
 
 INSPECTOR_SYMBOLS = (
     f"Trees (minimax, alpha-beta): {TREE_LEGEND}.\n"
-    "MCTS table: ★ the most visited move, the one MCTS plays · mean: playout results "
-    "for the side to move (a draw counts ½) · UCT = mean + c·√(ln N/n), what it explores "
-    "next · the board's heat: where the playouts go.\n"
+    "MCTS table: ★ the move MCTS plays (the most visited, or a proven win) · mean: "
+    "playout results for the side to move (a draw counts ½), or what the solver proved "
+    "(win in 1, loss in ≤3: the line it proved takes at most that many moves; draw) · "
+    "UCT = mean + c·√(ln N/n), what it explores next · the board's heat: where the "
+    "playouts go.\n"
     "Agents from outside plyground (bots, engines): their own reports, in their own "
     "units.\n"
     "s: step through the search that decided, event by event (←/→, [ ], Home/End).\n"

@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
 from plyground.core.search.events import Info, IterationDone, MctsSnapshot, SearchDone
+from plyground.core.search.mcts import chosen, describe_proven
 from plyground.core.values import describe_value, proven
 
 from .info_view import InfoView, info_line
@@ -137,17 +138,27 @@ class Inspector(Vertical):
                 f"{self.game.format_move(event.best_move)} ({value})\n"
                 f"principal variation: {line_text(self.game, event.pv)}\n"
                 "searching deeper…\n" + TREE_LEGEND)
-        best = max(event.stats, key=lambda s: s.visits, default=None)
+        best = chosen(event.stats) if event.stats else None
         best_text = "" if best is None else \
-            f" · best {self.game.format_move(best.move)} ({100 * best.mean:.1f}%)"
+            f" · best {self.game.format_move(best.move)} ({self.mcts_value(best)})"
         side = self.game.side_labels[self.state.to_move]
-        return Text(
+        text = Text()
+        if event.proven is not None:
+            text.append(f"proven {describe_proven(event.proven, self.state.ply)} · ",
+                        style="bold red" if event.proven < 0 else "bold")
+        return text + Text(
             f"{plural(event.iterations, 'iteration')} · "
             f"{event.iterations_per_second:,.0f}/s{best_text}\n"
             f"principal variation: {line_text(self.game, event.pv)}\n"
             f"mean: playout results for {side} (a draw counts ½) · "
             "UCT = mean + c·√(ln N/n) picks what to explore\n"
-            "★ most visits (the move MCTS plays) · ▶ played · v m c o: sort")
+            "★ the move MCTS plays (most visits, or a proven win) · ▶ played · "
+            "v m c o: sort")
+
+    def mcts_value(self, stat) -> str:
+        if stat.proven is not None:
+            return describe_proven(stat.proven, self.state.ply)
+        return f"{100 * stat.mean:.1f}%"
 
     def proof_text(self, value, depth) -> Text:
         text = Text()

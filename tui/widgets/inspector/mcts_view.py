@@ -1,4 +1,5 @@
-"""Live MCTS statistics: each root move's visits, share of visits, mean value, UCT.
+"""Live MCTS statistics: each root move's visits, share of visits, mean value (or,
+once the solver proves it, `win in 1`, `loss in ≤3`, `draw`), UCT.
 
 Snapshots arrive up to 20 times a second and the user may re-sort at any time, so the
 rows are places, not moves: each snapshot writes the root moves, sorted, into rows
@@ -15,6 +16,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from plyground.core.search.events import MctsSnapshot, MoveStat
+from plyground.core.search.mcts import chosen, describe_proven
 
 BAR_WIDTH = 24
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -23,7 +25,8 @@ HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
 # Fixed widths for the columns whose text grows as a search runs ("91" becomes
 # "1,234"): a width fitted to the first snapshot would depend on when it arrived.
 # The move column's width is fitted to the root's legal moves when a search begins.
-WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("100.0%"), len("99.999"))
+WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("loss in ≤99"),
+          len("99.999"))
 
 # The sorts: the value each sorts by ("order" is the rules' move order, the order of
 # snapshot.stats), the column whose header shows the arrow, and the columns whose
@@ -190,7 +193,7 @@ class MctsView(DataTable):
             return
         stats = self.snapshot.stats
         total = sum(stat.visits for stat in stats) or 1
-        best = max(stats, key=lambda s: s.visits, default=None)
+        best = chosen(stats) if stats else None
         ordered = sorted_stats(stats, self.sort_by, self.descending)
         self.moves = [stat.move for stat in ordered]
         styles = (self.get_component_rich_style("mcts--best"),
@@ -201,7 +204,7 @@ class MctsView(DataTable):
                 Text(f"{stat.visits:,}", justify="right"),
                 share_bar(stat.visits / total),
                 Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
-                Text(f"{100 * stat.mean:.1f}%", justify="right"),
+                self.mean_cell(stat),
                 Text(f"{stat.uct:.3f}", justify="right"),
             )
             row = str(index)
@@ -212,8 +215,14 @@ class MctsView(DataTable):
             else:
                 self.add_row(*cells, key=row)
 
+    def mean_cell(self, stat: MoveStat) -> Text:
+        """The mean result, or the value the solver proved."""
+        if stat.proven is not None:
+            return Text(describe_proven(stat.proven, self.state.ply), justify="right")
+        return Text(f"{100 * stat.mean:.1f}%", justify="right")
+
     def move_cell(self, move, best: bool, best_style, played_style) -> Text:
-        """★ marks the most visited move, ▶ the played one, each in its own place."""
+        """★ marks the move MCTS plays, ▶ the played one, each in its own place."""
         played = move == self.played_move
         label = self.labels.get(move) or self.game.describe_move(move, self.state)
         return Text.assemble(
