@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..game import PlygroundError
+from ..search.mcts import chosen_line
 from ..rng import MASK64
 
 START_CAPACITY = 1 << 16
@@ -202,13 +203,16 @@ class KernelTree:
 
     def root_children(self) -> list[tuple]:
         return [(self.move_of(self.moves[c]), int(self.visits[c]), float(self.wins[c]),
-                 None if self.proof[c] == UNPROVEN
-                 else (RESULTS[int(self.proof[c])], int(self.proof_plies[c]) + 1))
+                 None if (proof := self.proof_at(c)) is None else (proof[0], proof[1] + 1))
                 for c in self.children(0)]
 
+    def proof_at(self, node: int) -> tuple | None:
+        """`node`'s proof for the side that moved into it: (result, plies) or None."""
+        if self.proof[node] == UNPROVEN:
+            return None
+        return RESULTS[int(self.proof[node])], int(self.proof_plies[node])
+
     def principal_variation(self) -> tuple:
-        line, node = [], 0
-        while self.child_count[node]:
-            node = max(self.children(node), key=lambda c: self.visits[c])
-            line.append(self.move_of(self.moves[node]))
-        return tuple(line)
+        return chosen_line(lambda node: [
+            (self.move_of(self.moves[c]), int(self.visits[c]), self.proof_at(c), c)
+            for c in self.children(node)], 0)

@@ -215,11 +215,8 @@ class PythonTree:
                 for c in self.root.children]
 
     def principal_variation(self) -> tuple:
-        line, node = [], self.root
-        while node.children:
-            node = max(node.children, key=lambda c: c.visits)
-            line.append(node.move)
-        return tuple(line)
+        return chosen_line(lambda node: [(c.move, c.visits, c.proof, c)
+                                         for c in node.children], self.root)
 
 
 def proven_score(proof: tuple | None, ply: int) -> int | None:
@@ -252,17 +249,32 @@ def root_stats(tree: MctsTree, exploration: float, ply: int) -> tuple[MoveStat, 
     )
 
 
+def choice_rank(visits: int, score: int | None) -> tuple:
+    """How MCTS ranks a move (the highest is played, the first in the rules' order
+    among equals): a proven win, the fastest first; then a move not proven lost (a
+    proven draw among them), the most visited first; last a proven loss, the slowest
+    first. `score` is the move's proven value as a values.py score, or None. Plain
+    UCT proves nothing: its most visited move."""
+    if score is None or score == 0:
+        return 1, visits
+    return (2 if score > 0 else 0), score
+
+
 def chosen(stats) -> MoveStat:
-    """The move MCTS plays: the fastest proven win, else the most visited move not
-    proven lost, else the slowest proven loss (the first in the rules' order among
-    equals). Plain UCT proves nothing: its most visited move."""
-    wins = [s for s in stats if s.proven is not None and s.proven > 0]
-    if wins:
-        return max(wins, key=lambda s: s.proven)
-    open_ = [s for s in stats if s.proven is None or s.proven == 0]
-    if open_:
-        return max(open_, key=lambda s: s.visits)
-    return max(stats, key=lambda s: s.proven)
+    """The move MCTS plays, of the root's statistics (choice_rank)."""
+    return max(stats, key=lambda s: choice_rank(s.visits, s.proven))
+
+
+def chosen_line(children, first) -> tuple:
+    """The principal variation: from the root, the child choice_rank picks at each
+    node. `children(node)` lists (move, visits, proof for the side choosing, its
+    node); `first` is the root."""
+    line, node = [], first
+    while entries := children(node):
+        move, _, _, node = max(entries, key=lambda e: choice_rank(
+            e[1], proven_score(e[2], 0)))
+        line.append(move)
+    return tuple(line)
 
 
 def pool_size(iterations: int) -> int:

@@ -118,11 +118,12 @@ def test_a_proven_root_ends_the_search_and_says_so():
         done = mcts_search(GAME, state, Budget(iterations=5000), seed=1, solver=True,
                            fast_tree=Connect4Tree)
         assert done.work < 5000 and done.note == "proven: win in 1"
+        assert done.pv[0] == done.best_move  # the line starts with the move played
         assert state.play(done.best_move).outcome().winner == state.to_move
     for state, column in positions_needing_a_block(5):
         done = mcts_search(GAME, state, Budget(iterations=20_000), seed=1, solver=True,
                            fast_tree=Connect4Tree)
-        assert done.best_move == column
+        assert done.best_move == column == done.pv[0]
         losing = [v for v in done.move_values if v.move != column]
         assert all(v.bound == "exact" and v.value == 0.0 for v in losing)
 
