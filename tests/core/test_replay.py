@@ -72,3 +72,20 @@ def test_mcts_frames_tally_the_root_as_the_search_did():
 
 def test_a_trace_without_step_events_has_no_replay():
     assert replay_for([]) is None
+
+
+def test_mcts_solver_frames_replay_proven_nodes_without_playouts():
+    """A solver search reaches proven nodes: those iterations have no expansion and an
+    empty playout; the frames still tally the root as the search did."""
+    state = GAME.parse_position("1137267")  # O must block at 7
+    recorder = Recorder(trace=True)
+    result = mcts_search(GAME, state, Budget(iterations=400), seed=2, observer=recorder,
+                         solver=True)
+    replay = replay_for(recorder.events)
+    assert len(replay) < 4 * result.work  # some iterations stopped at a proven node
+    final = [e for e in recorder.events if isinstance(e, MctsSnapshot)][-1]
+    last = replay.frame(len(replay) - 1)
+    assert {t.move: t.visits for t in last.root} == {s.move: s.visits for s in final.stats}
+    assert any(s.proven is not None for s in final.stats)
+    assert [replay.frame(i).phase for i in range(len(replay))].count("backup") == \
+        result.work
