@@ -32,9 +32,10 @@ def select_child(node, first_child, next_sibling, visits, wins, exploration):
     """The first child with the highest UCT score, in expansion order."""
     best, best_score = first_child[node], -math.inf
     child = first_child[node]
+    log_visits = math.log(visits[node])
     while child >= 0:
         score = wins[child] / visits[child] + exploration * math.sqrt(
-            math.log(visits[node]) / visits[child])
+            log_visits / visits[child])
         if score > best_score:
             best, best_score = child, score
         child = next_sibling[child]

@@ -36,17 +36,25 @@ GROWTH_TARGET = 0.75  # of the 5k rate, at every size (issue 16)
 
 
 def growth_rates(game, state) -> None:
-    """MCTS iterations per second as the tree grows: runs of each size from `state`
-    (new seeds until a second has passed: a 5k run takes milliseconds), and each rate as
-    a share of the 5k runs' (the tree keeps a node per iteration)."""
-    print(f"  as the tree grows (target: >= {GROWTH_TARGET:.0%} of the 5k rate):")
+    """MCTS iterations per second as the tree grows, for the solver (the agent's
+    default where the kernel has it) and plain UCT: runs of each size from `state` (new
+    seeds until a second has passed: a 5k run takes milliseconds), and each rate as a
+    share of the 5k runs' (the tree keeps a node per iteration)."""
+    for solver in (True, False):
+        name = "MCTS-Solver" if solver else "plain UCT"
+        print(f"  {name}, as the tree grows (target: >= {GROWTH_TARGET:.0%} of the 5k "
+              "rate):")
+        variant_growth_rates(game, state, solver)
+
+
+def variant_growth_rates(game, state, solver: bool) -> None:
     first = None
     for size in GROWTH_SIZES:
         work, elapsed, seed = 0, 0.0, 0
         while elapsed < 1.0:
             seed += 1
             done = mcts_search(game, state, Budget(iterations=size), seed,
-                               fast_tree=mcts_tree_factory(game))
+                               fast_tree=mcts_tree_factory(game), solver=solver)
             work, elapsed = work + done.work, elapsed + done.elapsed
         rate = work / elapsed
         first = first or rate
