@@ -54,8 +54,8 @@ def nth_move(mask, n):
 
 
 @njit(cache=True, nogil=True)
-def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, first_child,
-        next_sibling, child_count, moves, visits, wins, legal, size, rng):
+def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, nodes,
+        child_count, moves, legal, size, rng):
     """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
     arrays must have room for `count` more. `legal[n]` is node n's moves (a mask)."""
     path = np.empty(MAX_DEPTH, np.int64)
@@ -65,7 +65,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, firs
         path[0] = 0
         # selection: while the node has children and no untried move
         while 0 < child_count[node] == popcount(np.uint64(legal[node])):
-            node = select_child(node, first_child, next_sibling, visits, wins, exploration)
+            node = select_child(node, nodes, exploration)
             o, t, ob, tb, p = play(o, t, ob, tb, p, np.int64(moves[node]))
             side = 1 - side
             depth += 1
@@ -75,8 +75,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, firs
             move = nth_move(legal[node], child_count[node])
             o, t, ob, tb, p = play(o, t, ob, tb, p, move)
             side = 1 - side
-            node = add_child(node, move, first_child, next_sibling, child_count, moves,
-                             visits, wins, size)
+            node = add_child(node, move, nodes, child_count, moves, size)
             legal[node] = legal_moves(o, t, ob, p)
             depth += 1
             path[depth] = node
@@ -91,7 +90,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, firs
             side = 1 - side
         _, value = end_value(o, t, p)  # for the side to move
         winner = -1 if value == 0 else (side if value > 0 else 1 - side)
-        backup(path, depth, to_move, winner, visits, wins)
+        backup(path, depth, to_move, winner, nodes)
 
 
 class BoomTree(KernelTree):
@@ -107,8 +106,8 @@ class BoomTree(KernelTree):
         self.legal[0] = legal_moves(own, other, own_bomb, ply)
 
     def kernel(self, count: int) -> int:
-        run(count, *self.position, self.to_move, self.exploration, self.first_child,
-            self.next_sibling, self.child_count, self.moves, self.visits, self.wins,
+        run(count, *self.position, self.to_move, self.exploration, self.nodes,
+            self.child_count, self.moves,
             self.legal, self.size, self.rng)
         return count
 

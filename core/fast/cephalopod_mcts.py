@@ -75,8 +75,8 @@ def play(cells, neighbours, move, side):
 
 
 @njit(cache=True, nogil=True)
-def run(count, root_cells, neighbours, to_move, exploration, first_child, next_sibling,
-        child_count, moves, visits, wins, move_count, size, rng):
+def run(count, root_cells, neighbours, to_move, exploration, nodes, child_count,
+        moves, move_count, size, rng):
     """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
     arrays must have room for `count` more. `move_count[n]` is node n's number of moves."""
     cells = np.empty_like(root_cells)
@@ -90,7 +90,7 @@ def run(count, root_cells, neighbours, to_move, exploration, first_child, next_s
         path[0] = 0
         # selection: while the node has children and no untried move
         while 0 < child_count[node] == move_count[node]:
-            node = select_child(node, first_child, next_sibling, visits, wins, exploration)
+            node = select_child(node, nodes, exploration)
             play(cells, neighbours, moves[node], side)
             side = 1 - side
             depth += 1
@@ -102,8 +102,7 @@ def run(count, root_cells, neighbours, to_move, exploration, first_child, next_s
             move = listed[child_count[node]]
             play(cells, neighbours, move, side)
             side = 1 - side
-            node = add_child(node, move, first_child, next_sibling, child_count, moves,
-                             visits, wins, size)
+            node = add_child(node, move, nodes, child_count, moves, size)
             depth += 1
             path[depth] = node
         # playout: uniformly random moves to the full board
@@ -119,7 +118,7 @@ def run(count, root_cells, neighbours, to_move, exploration, first_child, next_s
         for value in cells:
             red += value > 0
             blue += value < 0
-        backup(path, depth, to_move, 0 if red > blue else 1, visits, wins)  # no draws
+        backup(path, depth, to_move, 0 if red > blue else 1, nodes)  # no draws
 
 
 def decode(code: int, neighbours) -> CephalopodMove:
@@ -146,8 +145,7 @@ class CephalopodTree(KernelTree):
 
     def kernel(self, count: int) -> int:
         run(count, self.cells, self.neighbours, self.to_move, self.exploration,
-            self.first_child, self.next_sibling, self.child_count, self.moves, self.visits,
-            self.wins, self.move_count, self.size, self.rng)
+            self.nodes, self.child_count, self.moves, self.move_count, self.size, self.rng)
         return count
 
     def move_of(self, code) -> CephalopodMove:

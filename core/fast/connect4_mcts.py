@@ -83,9 +83,8 @@ def decisive_column(own, other, mask, rng):
 
 
 @njit(cache=True, nogil=True)
-def run(count, own, other, to_move, exploration, solver, first_child, next_sibling,
-        child_count, moves, visits, wins, proof, proof_plies, legal, move_count, size,
-        rng):
+def run(count, own, other, to_move, exploration, solver, nodes, child_count, moves,
+        proof, proof_plies, legal, move_count, size, rng):
     """Up to `count` iterations of PythonTree.iterate (plain, or with the solver);
     returns how many ran (fewer once the root is proven). `size[0]` is the number of
     nodes; the arrays must have room for `count` more. `legal[n]` is node n's legal
@@ -99,7 +98,7 @@ def run(count, own, other, to_move, exploration, solver, first_child, next_sibli
         path[0] = 0
         # selection: while the node is unproven with children and no untried move
         while proof[node] == UNPROVEN and 0 < child_count[node] == move_count[node]:
-            node = select_child(node, first_child, next_sibling, visits, wins, exploration)
+            node = select_child(node, nodes, exploration)
             node_own, node_other = play(node_own, node_other, moves[node])
             side = 1 - side
             depth += 1
@@ -109,8 +108,7 @@ def run(count, own, other, to_move, exploration, solver, first_child, next_sibli
             column = nth_column(legal[node], child_count[node])
             node_own, node_other = play(node_own, node_other, column)
             side = 1 - side
-            node = add_child(node, column, first_child, next_sibling, child_count, moves,
-                             visits, wins, size)
+            node = add_child(node, column, nodes, child_count, moves, size)
             legal[node] = legal_columns(node_own, node_other)
             move_count[node] = popcount(np.uint64(legal[node]))
             depth += 1
@@ -132,10 +130,10 @@ def run(count, own, other, to_move, exploration, solver, first_child, next_sibli
                 node_own, node_other = play(node_own, node_other, column)
                 side = 1 - side
             winner = 1 - side if has_four(node_other) else -1  # only the last mover wins
-        backup(path, depth, to_move, winner, visits, wins)
+        backup(path, depth, to_move, winner, nodes)
         if proof[node] != UNPROVEN:
-            prove_path(path, depth, move_count, child_count, first_child, next_sibling,
-                       proof, proof_plies)
+            prove_path(path, depth, move_count, child_count, nodes, proof,
+                       proof_plies)
     return count
 
 
@@ -154,8 +152,8 @@ class Connect4Tree(KernelTree):
 
     def kernel(self, count: int) -> int:
         return run(count, self.own, self.other, self.to_move, self.exploration,
-                   self.solver, self.first_child, self.next_sibling, self.child_count,
-                   self.moves, self.visits, self.wins, self.proof, self.proof_plies,
+                   self.solver, self.nodes, self.child_count, self.moves, self.proof,
+                   self.proof_plies,
                    self.legal, self.move_count, self.size, self.rng)
 
     def move_of(self, code) -> int:

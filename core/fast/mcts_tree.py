@@ -3,7 +3,10 @@ and backup steps, exactly as PythonTree in search/mcts.py takes them.
 
 Node 0 is the root. A node's children form a list (`first_child`, then `next_sibling`)
 in expansion order; a list rather than a row of slots per node keeps a node small, which
-matters as a tree gains a node per iteration, up to a million a second. A game's kernel
+matters as a tree gains a node per iteration, up to a million a second. What selection
+reads of every child (visits, wins, the next sibling) sits together in one record of
+`nodes` (NODE), so a child costs one memory read, not three, once the tree outgrows the
+caches; the rest of a node is in arrays of their own (NODE_ARRAYS). A game's kernel
 supplies the rest: how to list and play its moves, and who won a playout; a kernel
 with the solver variant (search/mcts.py) also proves nodes, with `prove_path` here.
 """
@@ -19,44 +22,46 @@ from ..search.mcts import chosen_line
 from ..rng import MASK64
 
 START_CAPACITY = 1 << 16
-NODE_ARRAYS = {"first_child": np.int32, "next_sibling": np.int32, "child_count": np.int16,
-               "moves": np.int16, "visits": np.int64, "wins": np.float64,
-               "proof": np.int8, "proof_plies": np.int16}
+NODE = np.dtype([("visits", np.int64), ("wins", np.float64), ("first_child", np.int32),
+                 ("next_sibling", np.int32)])
+NODE_ARRAYS = {"child_count": np.int16, "moves": np.int16, "proof": np.int8,
+               "proof_plies": np.int16}
 # a node's proof, for the side that moved into it, and the result each stands for
 UNPROVEN, WON, DRAWN, LOST = 0, 1, 2, 3
 RESULTS = {WON: 1.0, DRAWN: 0.5, LOST: 0.0}
 
 
 @njit(cache=True, nogil=True)
-def select_child(node, first_child, next_sibling, visits, wins, exploration):
+def select_child(node, nodes, exploration):
     """The first child with the highest UCT score, in expansion order."""
-    best, best_score = first_child[node], -math.inf
-    child = first_child[node]
-    log_visits = math.log(visits[node])
+    best, best_score = nodes[node].first_child, -math.inf
+    child = nodes[node].first_child
+    log_visits = math.log(nodes[node].visits)
     while child >= 0:
-        score = wins[child] / visits[child] + exploration * math.sqrt(
-            log_visits / visits[child])
+        record = nodes[child]
+        score = record.wins / record.visits + exploration * math.sqrt(
+            log_visits / record.visits)
         if score > best_score:
             best, best_score = child, score
-        child = next_sibling[child]
+        child = record.next_sibling
     return best
 
 
 @njit(cache=True, nogil=True)
-def add_child(node, move, first_child, next_sibling, child_count, moves, visits, wins,
-              size):
+def add_child(node, move, nodes, child_count, moves, size):
     """A new node for `move`, appended to `node`'s children; returns its index."""
     child = size[0]
     size[0] += 1
-    first_child[child], next_sibling[child], child_count[child] = -1, -1, 0
-    moves[child], visits[child], wins[child] = move, 0, 0.0
+    record = nodes[child]
+    record.first_child, record.next_sibling, record.visits, record.wins = -1, -1, 0, 0.0
+    child_count[child], moves[child] = 0, move
     if child_count[node] == 0:
-        first_child[node] = child
+        nodes[node].first_child = child
     else:
-        last = first_child[node]
-        while next_sibling[last] >= 0:
-            last = next_sibling[last]
-        next_sibling[last] = child
+        last = nodes[node].first_child
+        while nodes[last].next_sibling >= 0:
+            last = nodes[last].next_sibling
+        nodes[last].next_sibling = child
     child_count[node] += 1
     return child
 
@@ -74,12 +79,11 @@ def winner_of(proof, mover):
 
 
 @njit(cache=True, nogil=True)
-def proof_of(node, move_count, child_count, first_child, next_sibling, proof,
-             proof_plies):
+def proof_of(node, move_count, child_count, nodes, proof, proof_plies):
     """search/mcts.proof_of: (proof, plies) of what `node`'s children prove of it, or
     (UNPROVEN, 0)."""
     fewest_win, fewest_draw, most_loss, all_proven = -1, -1, -1, True
-    child = first_child[node]
+    child = nodes[node].first_child
     while child >= 0:
         plies = np.int64(proof_plies[child])
         if proof[child] == WON:
@@ -92,7 +96,7 @@ def proof_of(node, move_count, child_count, first_child, next_sibling, proof,
             most_loss = max(most_loss, plies)
         else:
             all_proven = False
-        child = next_sibling[child]
+        child = nodes[child].next_sibling
     if fewest_win >= 0:
         return LOST, 1 + fewest_win
     if child_count[node] < move_count[node] or not all_proven:
@@ -103,36 +107,35 @@ def proof_of(node, move_count, child_count, first_child, next_sibling, proof,
 
 
 @njit(cache=True, nogil=True)
-def prove_path(path, depth, move_count, child_count, first_child, next_sibling, proof,
-               proof_plies):
+def prove_path(path, depth, move_count, child_count, nodes, proof, proof_plies):
     """PythonTree.prove_up from the parent of the proven `path[depth]`."""
     for k in range(depth - 1, -1, -1):
         node = path[k]
         if proof[node] != UNPROVEN:
             return
-        found, plies = proof_of(node, move_count, child_count, first_child, next_sibling,
-                                proof, proof_plies)
+        found, plies = proof_of(node, move_count, child_count, nodes, proof, proof_plies)
         if found == UNPROVEN:
             return
         proof[node], proof_plies[node] = found, plies
 
 
 @njit(cache=True, nogil=True)
-def backup(path, depth, to_move, winner, visits, wins):
+def backup(path, depth, to_move, winner, nodes):
     """Count a visit and the result (1 win, 0.5 draw, 0 loss; `winner` -1 for a draw)
     for the side that moved into each node of `path[0..depth]`."""
     for k in range(depth + 1):
-        node = path[k]
         mover = (to_move + k + 1) & 1  # the root's "mover" is the side not to move
-        visits[node] += 1
-        wins[node] += 0.5 if winner < 0 else (1.0 if winner == mover else 0.0)
+        record = nodes[path[k]]
+        record.visits += 1
+        record.wins += 0.5 if winner < 0 else (1.0 if winner == mover else 0.0)
 
 
 class KernelTree:
     """The Python side of a kernel tree (the MctsTree protocol of search/mcts.py):
     arrays sized for the search's iterations when it has a count, else grown by half
     when a run might not fit (running out of memory is said as such); the root's
-    children, the principal variation. A game's tree adds its own per-node arrays
+    children, the principal variation; `visits`, `wins`, `first_child` and
+    `next_sibling` read the node records. A game's tree adds its own per-node arrays
     (`EXTRA_ARRAYS`), runs its kernel (`kernel`) and turns a stored move code into a
     move (`move_of`)."""
 
@@ -150,16 +153,20 @@ class KernelTree:
         self.rng = np.array([seed & MASK64], np.uint64)
         self.size = np.ones(1, np.int64)
         self.iterations = 0
-        self.arrays = {**NODE_ARRAYS, **self.EXTRA_ARRAYS}
+        self.arrays = {"nodes": NODE, **NODE_ARRAYS, **self.EXTRA_ARRAYS}
         for name, dtype in self.arrays.items():
             setattr(self, name, np.zeros(capacity, dtype))
-        self.first_child[:] = -1
-        self.next_sibling[:] = -1
+        self.nodes[0]["first_child"] = self.nodes[0]["next_sibling"] = -1
+
+    visits = property(lambda self: self.nodes["visits"])
+    wins = property(lambda self: self.nodes["wins"])
+    first_child = property(lambda self: self.nodes["first_child"])
+    next_sibling = property(lambda self: self.nodes["next_sibling"])
 
     def run(self, count: int) -> None:
         needed = int(self.size[0]) + count  # an iteration adds at most one node
-        if needed > len(self.visits):
-            self.grow(max(needed, len(self.visits) * 3 // 2))
+        if needed > len(self.nodes):
+            self.grow(max(needed, len(self.nodes) * 3 // 2))
         self.iterations += self.kernel(count)
 
     def grow(self, capacity: int) -> None:
@@ -196,14 +203,17 @@ class KernelTree:
         raise NotImplementedError
 
     def children(self, node: int) -> list[int]:
-        found, child = [], int(self.first_child[node])
+        nodes = self.nodes
+        found, child = [], int(nodes[node]["first_child"])
         while child >= 0:
             found.append(child)
-            child = int(self.next_sibling[child])
+            child = int(nodes[child]["next_sibling"])
         return found
 
     def root_children(self) -> list[tuple]:
-        return [(self.move_of(self.moves[c]), int(self.visits[c]), float(self.wins[c]),
+        nodes = self.nodes
+        return [(self.move_of(self.moves[c]), int(nodes[c]["visits"]),
+                 float(nodes[c]["wins"]),
                  None if (proof := self.proof_at(c)) is None else (proof[0], proof[1] + 1))
                 for c in self.children(0)]
 
@@ -215,5 +225,5 @@ class KernelTree:
 
     def principal_variation(self) -> tuple:
         return chosen_line(lambda node: [
-            (self.move_of(self.moves[c]), int(self.visits[c]), self.proof_at(c), c)
+            (self.move_of(self.moves[c]), int(self.nodes[c]["visits"]), self.proof_at(c), c)
             for c in self.children(node)], 0)

@@ -129,8 +129,8 @@ def decisive_pick(board, hand, pool, through, lines, listed, legal, safe, rng):
 
 @njit(cache=True, nogil=True)
 def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to_move,
-        exploration, solver, first_child, next_sibling, child_count, moves, visits, wins,
-        proof, proof_plies, move_count, size, rng):
+        exploration, solver, nodes, child_count, moves, proof, proof_plies, move_count,
+        size, rng):
     """Up to `count` iterations of PythonTree.iterate (plain, or with the solver);
     returns how many ran (fewer once the root is proven). `size[0]` is the number of
     nodes; the arrays must have room for `count` more. `move_count[n]` is node n's
@@ -149,7 +149,7 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to
         path[0] = 0
         # selection: while the node is unproven with children and no untried move
         while proof[node] == UNPROVEN and 0 < child_count[node] == move_count[node]:
-            node = select_child(node, first_child, next_sibling, visits, wins, exploration)
+            node = select_child(node, nodes, exploration)
             hand, pool, winner = play(board, hand, pool, moves[node], side, winner,
                                       through)
             side = 1 - side
@@ -162,8 +162,7 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to
             move = listed[child_count[node]]
             hand, pool, winner = play(board, hand, pool, move, side, winner, through)
             side = 1 - side
-            node = add_child(node, move, first_child, next_sibling, child_count, moves,
-                             visits, wins, size)
+            node = add_child(node, move, nodes, child_count, moves, size)
             depth += 1
             path[depth] = node
         if proof[node] != UNPROVEN:  # proven: its result, no playout
@@ -186,10 +185,10 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to
                 hand, pool, winner = play(board, hand, pool, move, side, winner, through)
                 side = 1 - side
                 legal = list_moves(board, hand, pool, through, listed)
-        backup(path, depth, to_move, winner, visits, wins)
+        backup(path, depth, to_move, winner, nodes)
         if proof[node] != UNPROVEN:
-            prove_path(path, depth, move_count, child_count, first_child, next_sibling,
-                       proof, proof_plies)
+            prove_path(path, depth, move_count, child_count, nodes, proof,
+                       proof_plies)
     return count
 
 
@@ -231,8 +230,7 @@ class QuartoTree(KernelTree):
     def kernel(self, count: int) -> int:
         return run(count, self.board, self.hand, self.pool, self.winner, self.through,
                    self.lines, self.to_move, self.exploration, self.solver,
-                   self.first_child, self.next_sibling, self.child_count, self.moves,
-                   self.visits, self.wins, self.proof, self.proof_plies,
+                   self.nodes, self.child_count, self.moves, self.proof, self.proof_plies,
                    self.move_count, self.size, self.rng)
 
     def move_of(self, code) -> QuartoMove:
