@@ -39,6 +39,7 @@ ATTRIBUTE_MAPS = np.array(
      for order in permutations(range(4))], np.int64)
 INVERSE_MAPS = np.argsort(ATTRIBUTE_MAPS, axis=1).astype(np.int64)
 TABLE_MIN_EMPTY = 4  # smaller subtrees are searched again rather than looked up
+TABLE_MIN_DEPTH = 4  # and so are subtrees cut off this close to the search's horizon
 NO_SQUARE = NO_PIECE = 16
 TWO_IN_LINE, THREE_IN_LINE, NO_SAFE_PIECE = 4, 20, 400  # games/quarto.py's weights
 
@@ -219,7 +220,8 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
     slot, key, check = -1, np.uint64(0), np.uint64(0)
     q, m, flips = 0, 0, 0
     table_square, table_give = -2, -2
-    if empty >= TABLE_MIN_EMPTY:
+    tabled = empty >= TABLE_MIN_EMPTY and depth >= TABLE_MIN_DEPTH
+    if tabled:
         key, check, q, m, flips = canonical(board, hand, perms)
         slot = find(keys, key, stamp)
         if slot >= 0 and checks[slot] != check:
@@ -303,7 +305,7 @@ def negamax(board, hand, pool, empty, ply, danger, depth, alpha, beta, lines, pe
                 if pool >> give & 1:
                     best_give = give
                     break
-    if empty >= TABLE_MIN_EMPTY:
+    if tabled:
         slot = store(keys, values, depths, flags, moves, key, stamp, ply, depth, best,
                      alpha0, beta, encode(best_square, best_give, q, m, flips,
                                           inverse_perms))
