@@ -29,9 +29,10 @@ from numba import njit
 
 from ..games.quarto import QuartoMove
 from ..search.mcts import DEFAULT_EXPLORATION
+from .bits import popcount
 from .mcts_tree import (DRAWN, LOST, START_CAPACITY, UNPROVEN, WON, KernelTree,
                         add_child, backup, mover_at, prove_path, select_child, winner_of)
-from .quarto import danger_mask
+from .quarto import line_danger
 from .random import next_random
 
 NONE = 16  # no square, or no piece given
@@ -101,30 +102,80 @@ def play(board, hand, pool, move, side, winner, through):
 
 
 @njit(cache=True, nogil=True)
-def decisive_pick(board, hand, pool, through, lines, listed, legal, safe, rng):
-    """search/mcts.decisive_move over the `legal` moves `listed`: the first placement
-    that wins, else a random move whose given piece completes no line where it is
-    placed (Quarto.safe_moves), else a random move."""
-    for k in range(legal):
-        move = listed[k]
-        if move % 17 == NONE and wins_at(board, hand, move // 17, through):
-            return move
-    count, square, danger = 0, -1, 0
-    for k in range(legal):
-        move = listed[k]
-        if move // 17 != square:
-            square = move // 17
-            if square != NONE:
-                board[square] = hand
-            danger = danger_mask(board, lines)  # pieces that would complete a line
-            if square != NONE:
-                board[square] = -1
-        if move % 17 == NONE or not danger >> (move % 17) & 1:
-            safe[count] = move
-            count += 1
-    if count == 0:
-        return listed[np.int64(next_random(rng) % np.uint64(legal))]
-    return safe[np.int64(next_random(rng) % np.uint64(count))]
+def placed_danger(board, hand, square, lines, line_dangers):
+    """danger_mask(board) with `hand` placed on `square`, from each line's danger as
+    the board stands (`line_dangers`): only the lines through the square change."""
+    board[square] = hand
+    danger = 0
+    for line in range(lines.shape[0]):
+        crossed = False
+        for k in range(4):
+            crossed |= lines[line, k] == square
+        danger |= line_danger(board, lines[line]) if crossed else line_dangers[line]
+    board[square] = -1
+    return danger
+
+
+@njit(cache=True, nogil=True)
+def nth_piece(pieces, n):
+    """The `n`th (from 0) piece of the mask `pieces`, in increasing order."""
+    for piece in range(16):
+        if pieces >> piece & 1:
+            if n == 0:
+                return piece
+            n -= 1
+    return NONE
+
+
+@njit(cache=True, nogil=True)
+def nth_empty(board, n):
+    """The `n`th (from 0) empty square."""
+    for square in range(16):
+        if board[square] < 0:
+            if n == 0:
+                return square
+            n -= 1
+    return NONE
+
+
+@njit(cache=True, nogil=True)
+def decisive_pick(board, hand, pool, through, lines, line_dangers, safe_gives, rng):
+    """search/mcts.decisive_move: the first placement that wins, else a random move
+    whose given piece completes no line where it is placed (Quarto.safe_moves), else a
+    random move; counted square by square rather than over the listed moves, with the
+    same random draw over the same order (squares, then pieces)."""
+    if hand < 0:  # the first move: a give, each one safe on the empty board
+        return NONE * 17 + nth_piece(pool, np.int64(next_random(rng) % np.uint64(
+            popcount(np.uint64(pool)))))
+    empty = 0
+    for square in range(16):
+        if board[square] < 0:
+            if wins_at(board, hand, square, through):
+                return square * 17 + NONE
+            empty += 1
+    if pool == 0:  # the last placement: it gives nothing, so it is safe
+        return nth_empty(board, np.int64(next_random(rng) % np.uint64(empty))) * 17 + NONE
+    for line in range(lines.shape[0]):
+        line_dangers[line] = line_danger(board, lines[line])
+    count = 0
+    for square in range(16):
+        safe_gives[square] = 0
+        if board[square] < 0:
+            # the pieces that complete no line once the piece in hand is there
+            safe_gives[square] = pool & ~placed_danger(board, hand, square, lines,
+                                                       line_dangers)
+            count += popcount(np.uint64(safe_gives[square]))
+    pieces = popcount(np.uint64(pool))
+    if count == 0:  # every move hands the opponent a win: any one
+        pick = np.int64(next_random(rng) % np.uint64(empty * pieces))
+        return nth_empty(board, pick // pieces) * 17 + nth_piece(pool, pick % pieces)
+    pick = np.int64(next_random(rng) % np.uint64(count))
+    for square in range(16):
+        here = popcount(np.uint64(safe_gives[square]))
+        if pick < here:
+            return square * 17 + nth_piece(safe_gives[square], pick)
+        pick -= here
+    return -1  # not reached: the picks add up to count
 
 
 @njit(cache=True, nogil=True)
@@ -138,7 +189,8 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to
     draw)."""
     board = np.empty_like(root_board)
     listed = np.empty(MAX_MOVES, np.int64)
-    safe = np.empty(MAX_MOVES, np.int64)
+    line_dangers = np.empty(lines.shape[0], np.int64)
+    safe_gives = np.empty(16, np.int64)  # per square
     path = np.empty(MAX_PLIES + 1, np.int64)
     for iteration in range(count):
         if proof[0] != UNPROVEN:
@@ -176,15 +228,20 @@ def run(count, root_board, root_hand, root_pool, root_winner, through, lines, to
                     mover = 1 - side
                     proof[node] = DRAWN if winner < 0 else (WON if winner == mover
                                                             else LOST)
-            while legal > 0:
+            going = legal > 0
+            while going:
                 if solver:
-                    move = decisive_pick(board, hand, pool, through, lines, listed, legal,
-                                         safe, rng)
+                    move = decisive_pick(board, hand, pool, through, lines, line_dangers,
+                                         safe_gives, rng)
                 else:
                     move = listed[np.int64(next_random(rng) % np.uint64(legal))]
                 hand, pool, winner = play(board, hand, pool, move, side, winner, through)
                 side = 1 - side
-                legal = list_moves(board, hand, pool, through, listed)
+                if solver:  # the moves are not listed: a piece in hand, a move to make
+                    going = hand >= 0
+                else:
+                    legal = list_moves(board, hand, pool, through, listed)
+                    going = legal > 0
         backup(path, depth, to_move, winner, nodes)
         if proof[node] != UNPROVEN:
             prove_path(path, depth, move_count, child_count, nodes, proof,

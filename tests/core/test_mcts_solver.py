@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from plyground.core import Budget, get_game, parse_agent
 from plyground.core.agents import BadSetting
 from plyground.core.fast.c4solver import Solver
 from plyground.core.fast.connect4_mcts import Connect4Tree
-from plyground.core.fast.quarto_mcts import QuartoTree
+from plyground.core.fast.quarto import kernel_position
+from plyground.core.fast.quarto_mcts import QuartoTree, decisive_pick, decode, lines_through
 from plyground.core.game import Game
 from plyground.core.games.connect4 import GAME
 from plyground.core.games.quarto import Quarto
@@ -150,6 +152,34 @@ def test_a_games_own_decisive_moves_are_the_generic_ones(game):
             if getattr(state, "placed", 5) >= 5:
                 assert game.safe_moves(state) == Game.safe_moves(game, state)
             state = state.play(rng.choice(state.moves()))
+
+
+@pytest.mark.parametrize("game", QUARTOS, ids=lambda g: g.spec)
+def test_the_quarto_kernels_playout_move_is_decisive_move(game):
+    """The kernel counts safe moves square by square instead of listing the moves: the
+    same move from the same random state, at every stage of random games (the first
+    give, wins in one, the last placement, no safe move)."""
+    rng, cases = random.Random(4), set()
+    for _ in range(30):
+        state = game.start()
+        while state.outcome() is None:
+            seed = rng.getrandbits(64)
+            kernel_rng = np.array([seed], np.uint64)
+            board, hand, pool, _, _ = kernel_position(state)
+            code = decisive_pick(board.astype(np.int64), hand, pool, lines_through(game),
+                                 np.array(game.lines, np.int64),
+                                 np.empty(len(game.lines), np.int64),
+                                 np.empty(16, np.int64), kernel_rng)
+            expected = decisive_move(state, SplitMix64(seed))
+            assert decode(code) == expected, (game.format_position(state), seed)
+            cases.add("first give" if state.hand is None else
+                      "win" if game.winning_move(state) else
+                      "last" if not state.pool() else
+                      "safe" if game.safe_moves(state) else "none safe")
+            # mostly safe moves, so that games reach their last placement too
+            safe = game.safe_moves(state) if rng.random() < 0.8 else []
+            state = state.play(rng.choice(safe or state.moves()))
+    assert cases == {"first give", "win", "last", "safe", "none safe"}
 
 
 def test_proofs_are_said_as_win_or_loss_in_at_most_n_moves():
