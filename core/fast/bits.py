@@ -23,6 +23,21 @@ def popcount(x):
 
 
 @njit(cache=True, nogil=True)
+def nth_bit(mask, n):
+    """The index of the `n`th (from 0) bit set in `mask`, lowest first (-1 if it has
+    fewer): a kernel's n-th move of a move mask."""
+    rest, index = np.int64(mask), 0
+    while rest:
+        if rest & 1:
+            if n == 0:
+                return index
+            n -= 1
+        rest >>= 1
+        index += 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def mix(x):
     """SplitMix64's finaliser: a bijection spreading every input bit over the output."""
     x = (x ^ (x >> np.uint64(30))) * MIX

@@ -18,7 +18,7 @@ from numba import njit
 
 from ..games.boom import BOOM, GAME, MAX_PLIES
 from ..search.mcts import DEFAULT_EXPLORATION
-from .bits import popcount
+from .bits import nth_bit, popcount
 from .boom import TOP, WIDTH, ZERO, end_value, kernel_position, play
 from .mcts_tree import START_CAPACITY, KernelTree, add_child, backup, select_child
 from .random import next_random
@@ -43,17 +43,6 @@ def legal_moves(own, other, own_bomb, ply):
 
 
 @njit(cache=True, nogil=True)
-def nth_move(mask, n):
-    """The n-th (from 0) move set in `mask`, in the rules' order."""
-    for move in range(BOOM + 1):
-        if mask & (1 << move):
-            if n == 0:
-                return move
-            n -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, nodes,
         child_count, moves, legal, size, rng):
     """`count` iterations of PythonTree.iterate. `size[0]` is the number of nodes; the
@@ -72,7 +61,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, node
             path[depth] = node
         # expansion: the first untried move, appended to the children
         if child_count[node] < popcount(np.uint64(legal[node])):
-            move = nth_move(legal[node], child_count[node])
+            move = nth_bit(legal[node], child_count[node])
             o, t, ob, tb, p = play(o, t, ob, tb, p, move)
             side = 1 - side
             node = add_child(node, move, nodes, child_count, moves, size)
@@ -85,7 +74,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, node
             if mask == 0:
                 break
             n = np.uint64(popcount(np.uint64(mask)))
-            move = nth_move(mask, np.int64(next_random(rng) % n))
+            move = nth_bit(mask, np.int64(next_random(rng) % n))
             o, t, ob, tb, p = play(o, t, ob, tb, p, move)
             side = 1 - side
         _, value = end_value(o, t, p)  # for the side to move

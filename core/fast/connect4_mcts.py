@@ -20,6 +20,7 @@ from numba import njit
 
 from ..games.connect4 import GAME, WIDTH
 from ..search.mcts import DEFAULT_EXPLORATION
+from .bits import nth_bit
 from .connect4 import (BOTTOM, BOTTOM_ROW, COLUMN, FULL, TOP, bitboards, completing_cells,
                        has_four, play, popcount)
 from .mcts_tree import (DRAWN, START_CAPACITY, UNPROVEN, WON, KernelTree, add_child,
@@ -44,21 +45,10 @@ def legal_columns(own, other):
 
 
 @njit(cache=True, nogil=True)
-def nth_column(mask, n):
-    """The n-th (from 0) column set in `mask`, in ascending order."""
-    for c in range(WIDTH):
-        if mask & (1 << c):
-            if n == 0:
-                return c
-            n -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def random_column(mask, rng):
     """A uniformly random column of `mask`."""
     n = np.uint64(popcount(np.uint64(mask)))
-    return nth_column(mask, np.int64(next_random(rng) % n))
+    return nth_bit(mask, np.int64(next_random(rng) % n))
 
 
 @njit(cache=True, nogil=True)
@@ -105,7 +95,7 @@ def run(count, own, other, to_move, exploration, solver, nodes, child_count, mov
             path[depth] = node
         # expansion: the first untried move, appended to the children
         if proof[node] == UNPROVEN and child_count[node] < move_count[node]:
-            column = nth_column(legal[node], child_count[node])
+            column = nth_bit(legal[node], child_count[node])
             node_own, node_other = play(node_own, node_other, column)
             side = 1 - side
             node = add_child(node, column, nodes, child_count, moves, size)

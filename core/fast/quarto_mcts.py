@@ -29,7 +29,7 @@ from numba import njit
 
 from ..games.quarto import QuartoMove
 from ..search.mcts import DEFAULT_EXPLORATION
-from .bits import popcount
+from .bits import nth_bit, popcount
 from .mcts_tree import (DRAWN, LOST, START_CAPACITY, UNPROVEN, WON, KernelTree,
                         add_child, backup, mover_at, prove_path, select_child, winner_of)
 from .quarto import line_danger
@@ -117,17 +117,6 @@ def placed_danger(board, hand, square, lines, line_dangers):
 
 
 @njit(cache=True, nogil=True)
-def nth_piece(pieces, n):
-    """The `n`th (from 0) piece of the mask `pieces`, in increasing order."""
-    for piece in range(16):
-        if pieces >> piece & 1:
-            if n == 0:
-                return piece
-            n -= 1
-    return NONE
-
-
-@njit(cache=True, nogil=True)
 def nth_empty(board, n):
     """The `n`th (from 0) empty square."""
     for square in range(16):
@@ -145,7 +134,7 @@ def decisive_pick(board, hand, pool, through, lines, line_dangers, safe_gives, r
     random move; counted square by square rather than over the listed moves, with the
     same random draw over the same order (squares, then pieces)."""
     if hand < 0:  # the first move: a give, each one safe on the empty board
-        return NONE * 17 + nth_piece(pool, np.int64(next_random(rng) % np.uint64(
+        return NONE * 17 + nth_bit(pool, np.int64(next_random(rng) % np.uint64(
             popcount(np.uint64(pool)))))
     empty = 0
     for square in range(16):
@@ -168,12 +157,12 @@ def decisive_pick(board, hand, pool, through, lines, line_dangers, safe_gives, r
     pieces = popcount(np.uint64(pool))
     if count == 0:  # every move hands the opponent a win: any one
         pick = np.int64(next_random(rng) % np.uint64(empty * pieces))
-        return nth_empty(board, pick // pieces) * 17 + nth_piece(pool, pick % pieces)
+        return nth_empty(board, pick // pieces) * 17 + nth_bit(pool, pick % pieces)
     pick = np.int64(next_random(rng) % np.uint64(count))
     for square in range(16):
         here = popcount(np.uint64(safe_gives[square]))
         if pick < here:
-            return square * 17 + nth_piece(safe_gives[square], pick)
+            return square * 17 + nth_bit(safe_gives[square], pick)
         pick -= here
     return -1  # not reached: the picks add up to count
 

@@ -13,7 +13,8 @@ import pytest
 
 from plyground.core import get_game
 from plyground.core.fast import boom, mcts_tree_factory, warm_up
-from plyground.core.fast.boom_mcts import BoomTree, legal_moves, nth_move
+from plyground.core.fast.bits import nth_bit
+from plyground.core.fast.boom_mcts import BoomTree, legal_moves
 from plyground.core.games.boom import BOOM
 from plyground.core.search.mcts import PythonTree
 from tests.core.positions import (assert_kernel_search_is_the_reference,
@@ -30,7 +31,7 @@ def compiled():
 def kernel_moves(state) -> list[int]:
     own, other, own_bomb, _, ply = boom.kernel_position(state)
     mask = legal_moves(own, other, own_bomb, ply)
-    return [nth_move(mask, n) for n in range(bin(int(mask)).count("1"))]
+    return [nth_bit(mask, n) for n in range(bin(int(mask)).count("1"))]
 
 
 def careful_states(seed: int, games: int) -> list:
