@@ -124,7 +124,7 @@ def backup(path, depth, to_move, winner, nodes):
     """Count a visit and the result (1 win, 0.5 draw, 0 loss; `winner` -1 for a draw)
     for the side that moved into each node of `path[0..depth]`."""
     for k in range(depth + 1):
-        mover = (to_move + k + 1) & 1  # the root's "mover" is the side not to move
+        mover = mover_at(k, to_move)  # the root's "mover" is the side not to move
         record = nodes[path[k]]
         record.visits += 1
         record.wins += 0.5 if winner < 0 else (1.0 if winner == mover else 0.0)
