@@ -20,7 +20,7 @@ from plyground.core.values import describe_value, proven
 
 from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
-from .mcts_view import MctsView
+from .mcts_view import MctsView, mean_text
 from .step_view import StepView
 
 VIEW_FOR = {"tree": "live-tree", "visits": "mcts-view", "info": "info-view",
@@ -140,7 +140,7 @@ class Inspector(Vertical):
                 "searching deeper…\n" + TREE_LEGEND)
         best = chosen(event.stats) if event.stats else None
         best_text = "" if best is None else \
-            f" · best {self.game.format_move(best.move)} ({self.mcts_value(best)})"
+            f" · best {self.game.format_move(best.move)} ({mean_text(best, self.state.ply)})"
         side = self.game.side_labels[self.state.to_move]
         text = Text()
         if event.proven is not None:
@@ -154,11 +154,6 @@ class Inspector(Vertical):
             "UCT = mean + c·√(ln N/n) picks what to explore\n"
             "★ the move MCTS plays (most visits, or a proven win) · ▶ played · "
             "v m c o: sort")
-
-    def mcts_value(self, stat) -> str:
-        if stat.proven is not None:
-            return describe_proven(stat.proven, self.state.ply)
-        return f"{100 * stat.mean:.1f}%"
 
     def proof_text(self, value, depth) -> Text:
         text = Text()

@@ -64,6 +64,14 @@ def sorted_stats(stats, sort: str, descending: bool) -> list[MoveStat]:
                                        key=lambda pair: (sign * value(pair[1]), pair[0]))]
 
 
+def mean_text(stat: MoveStat, ply: int) -> str:
+    """A root move's mean result, or the value the solver proved (at `ply`, the
+    root's): the table's Mean column and the inspector's best move say it alike."""
+    if stat.proven is not None:
+        return describe_proven(stat.proven, ply)
+    return f"{100 * stat.mean:.1f}%"
+
+
 class MctsView(DataTable):
     DEFAULT_CSS = """
     MctsView { height: auto; max-height: 1fr; background: $surface; }
@@ -216,10 +224,7 @@ class MctsView(DataTable):
                 self.add_row(*cells, key=row)
 
     def mean_cell(self, stat: MoveStat) -> Text:
-        """The mean result, or the value the solver proved."""
-        if stat.proven is not None:
-            return Text(describe_proven(stat.proven, self.state.ply), justify="right")
-        return Text(f"{100 * stat.mean:.1f}%", justify="right")
+        return Text(mean_text(stat, self.state.ply), justify="right")
 
     def move_cell(self, move, best: bool, best_style, played_style) -> Text:
         """★ marks the move MCTS plays, ▶ the played one, each in its own place."""
