@@ -18,6 +18,7 @@ from ..game import Game, Move, State
 from ..values import INFINITY, is_decisive
 from .control import Budget, SearchControl, SearchStopped
 from .events import IterationDone, MoveValue, NodeEntered, SearchDone
+from .traps import set_trap
 from .tree import LIVE_PLIES, TreeSearch, bound_of
 
 MAX_DEPTH = 64
@@ -225,7 +226,10 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
             observer(IterationDone(depth, best_move, value, move_values, pv, search.nodes,
                                    elapsed, nps))
         done = SearchDone(best_move, value, pv, search.nodes, elapsed, depth, move_values)
-        if is_decisive(value) or (plies_left is not None and depth >= plies_left):
+        seen_to_the_end = plies_left is not None and depth >= plies_left
+        if is_decisive(value) or seen_to_the_end:
+            if seen_to_the_end and value == 0 and not exact_root:
+                done = set_trap(search, state, done)  # a proven draw: pick the trap
             break
     if done is None:
         first = game.order_moves(state, state.moves())[0]

@@ -189,7 +189,7 @@ class Inspector(Vertical):
     def decision_text(self, result: SearchDone, move: str) -> Text:
         """A tree search's decision: the same move, value and depth as the ★ row."""
         text = Text()
-        if result.note:  # how it ended: cut short, or an estimate
+        if result.note:  # how it ended (cut short, an estimate) or why (a trap)
             text.append(result.note + "\n", style="bold yellow")
         if result.value is None:
             text.append(f"played {move}\n")

@@ -144,9 +144,13 @@ class LiveTree(Tree):
         return [path for path in self.nodes if len(path) == 1]
 
     def _root_value(self, move) -> MoveValue | None:
+        """The decision's value for a root move (a trap it set is measured exactly),
+        else the last complete iteration's."""
         if self.decided is None:
             return None
-        return next((mv for mv in self.decided.move_values if mv.move == move), None)
+        decided = self.final if self.final is not None and self.final.move_values \
+            else self.decided
+        return next((mv for mv in decided.move_values if mv.move == move), None)
 
     def _label(self, path: tuple) -> Text:
         before = self.state if len(path) == 1 else self.state.play(path[0])
