@@ -88,7 +88,6 @@ def set_trap(search, state: State, done: SearchDone) -> SearchDone:
     values = tuple(replace(mv, bound=Bound.EXACT) if mv.move == best.move else mv
                    for mv in done.move_values)
     pv = search.principal_variation(state, best.move, done.depth or 1)
-    note = (f"a proven draw: of the drawing moves, this one leaves the opponent "
-            f"{best.holding} of {best.replies} replies that hold the draw")
+    note = f"a trap: {best.holding} of {best.replies} replies hold the draw"
     return replace(done, best_move=best.move, pv=pv, move_values=values,
                    work=search.nodes, elapsed=elapsed, note=note)

@@ -67,7 +67,7 @@ def test_a_proven_draw_is_played_for_the_smallest_share_of_holding_replies(empty
         assert done.value == 0
         chosen = [mv for mv in done.move_values if mv.move == done.best_move]
         assert chosen and chosen[0].value == 0 and chosen[0].bound == "exact"
-        assert "replies that hold the draw" in done.note
+        assert done.note.startswith("a trap: ") and "replies hold the draw" in done.note
 
 
 def test_a_trap_cut_short_by_the_budget_still_draws_and_replays_the_same():
