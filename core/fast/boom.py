@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..games.boom import (BOARD, BOMB_BONUS, BOMB_EVERY, BOOM, GAME, MAX_PLIES,
-                          POISON_COST, REPEAT_CONTEMPT, RUN_COSTS, SAFE_COLUMN_BONUS)
+                          PIECE_COST, POISON_COST, REPEAT_CONTEMPT, SAFE_COLUMN_BONUS)
 from ..search.control import Budget, SearchControl, SearchStopped
 from ..values import INFINITY, WIN
 from . import bits
@@ -40,7 +40,6 @@ from .table import (KEY_BITS, TableBackend, checked_move, lookup, store,
 WIDTH, HEIGHT, STRIDE = BOARD.width, BOARD.height, BOARD.stride
 BOTTOM, TOP, COLUMN, BOTTOM_ROW, FULL, DIRECTIONS = bits.gravity_arrays(BOARD)
 ORDER = np.array(GAME.order_moves(None, [*range(WIDTH), BOOM]), np.int64)
-COSTS = np.array(RUN_COSTS, np.int64)
 REST_BITS = 64 - KEY_BITS  # the mixed word's bits that go to the check array
 
 ZERO = np.uint64(0)
@@ -57,21 +56,6 @@ def has_four(pieces):
 @njit(cache=True, nogil=True)
 def completing_cells(pieces):
     return bits.completing_cells(pieces, DIRECTIONS, FULL)
-
-
-@njit(cache=True, nogil=True)
-def run_cost(pieces):
-    """games/boom.run_cost: RUN_COSTS for every maximal run of 1-3, per direction."""
-    total = np.int64(0)
-    for d in DIRECTIONS:
-        run = pieces & ~(pieces << d)  # the first cell of every run
-        previous = popcount(run)
-        for length in range(1, 4):
-            run &= pieces >> (length * d)
-            count = popcount(run)  # the runs of length + 1 or more
-            total += COSTS[length] * (previous - count)
-            previous = count
-    return total
 
 
 @njit(cache=True, nogil=True)
@@ -128,7 +112,7 @@ def evaluate(own, other, own_bomb, other_bomb, ply):
     over, value = end_value(own, other, ply)
     if over:
         return value
-    value = run_cost(other) - run_cost(own)
+    value = PIECE_COST * (popcount(other) - popcount(own))
     if own_bomb:
         value += BOMB_BONUS
     if other_bomb:

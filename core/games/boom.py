@@ -30,6 +30,12 @@ MAX_PLIES = 300  # a game that reaches it is a draw: BOOM can undo progress fore
 # a bomb on the board is worth BOMB_BONUS to its owner.
 RUN_COSTS = (0, 10, 20, 30)
 BOMB_BONUS = 25
+# Our heuristic's own figure for pieces: each piece on the board costs its side
+# PIECE_COST. (The seed's run costs come to 40 a piece: along each of the 4 directions
+# every piece is in exactly one run of 1-3, and a run of n costs 10 n. At 40 a piece
+# a side clears its pieces with every bomb it gets and the board stays too empty to
+# force anyone; at 10 the cells and columns below decide more.)
+PIECE_COST = 10
 POISON_COST = 15  # per empty cell that would complete the side's own four
 SAFE_COLUMN_BONUS = 30  # per column the side can play without completing its four
 # A search that avoids repeats (TreeSearch.set_root) scores a return to a position the
@@ -252,14 +258,19 @@ class Boom(MovesNotation, Game):
         return run_cost(state.pieces[other]) - run_cost(state.pieces[own]) + bombs
 
     def evaluate(self, state: BoomState) -> int:
-        """The seed's figure, plus what decides misère games: cells a side must never
-        fill (they would complete its own four) count against it, and so does having
-        few columns it can still play safely; a mover whose every column completes its
-        own four, with no bomb to set off, loses with its next move."""
-        value = self.seed_evaluate(state)
-        if state.outcome() is not None:
-            return value
+        """Each side's pieces (PIECE_COST each) and bomb count against it and for it, as
+        in the seed's figure but with pieces cheaper; then what decides misère games:
+        cells a side must never fill (they would complete its own four) count against
+        it, and so does having few columns it can still play safely; a mover whose
+        every column completes its own four, with no bomb to set off, loses with its
+        next move."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return terminal_value(outcome, state.ply, state.to_move)
         own, other = state.to_move, 1 - state.to_move
+        value = (PIECE_COST * (state.pieces[other].bit_count()
+                               - state.pieces[own].bit_count())
+                 + BOMB_BONUS * (bool(state.bombs[own]) - bool(state.bombs[other])))
         occupied = state.occupied
         empty = BOARD.full_board & ~occupied
         playable = BOARD.playable_cells(occupied)

@@ -249,24 +249,40 @@ def test_moves_after_the_end_and_full_columns_are_refused():
         full.play(3)
 
 
-def test_the_heuristic_counts_runs_and_bombs_for_the_side_to_move():
+def test_the_seed_heuristic_counts_runs_and_bombs_for_the_side_to_move():
     # After 1 and 2 (Green c1, Blue c2 on row 1): each piece is a run of 1 in each of
     # the 4 directions (10 each; side by side, they are of different sides): both sides
     # cost 40, and it is Green's move: 0.
-    assert GAME.evaluate(GAME.parse_position("12")) == 0
+    assert GAME.seed_evaluate(GAME.parse_position("12")) == 0
     # Green then puts c3 (row 1): Green has two pieces, 8 runs of 1 = 80; Blue 40.
     # Blue to move: 80 - 40.
-    assert GAME.evaluate(GAME.parse_position("123")) == 40
+    assert GAME.seed_evaluate(GAME.parse_position("123")) == 40
     # Green c1 c2 on row 1 against Blue c7 c7: Green's pair is a run of 2 (20) and 6
     # runs of 1 (60) = 80; Blue's column pair likewise 80. Green to move: 0.
-    assert GAME.evaluate(GAME.parse_position("1727")) == 0
+    assert GAME.seed_evaluate(GAME.parse_position("1727")) == 0
     # With bombs down for both, the bonuses cancel; after Green's BOOM only Blue has
     # one, which is worth the bonus to Blue, to move.
     both = GAME.parse_position("1234567123")
-    assert GAME.evaluate(both) == run_cost(both.pieces[BLUE]) - run_cost(both.pieces[GREEN])
+    assert GAME.seed_evaluate(both) == run_cost(both.pieces[BLUE]) - run_cost(both.pieces[GREEN])
     boomed = both.play(BOOM)
-    assert GAME.evaluate(boomed) == \
+    assert GAME.seed_evaluate(boomed) == \
         run_cost(boomed.pieces[GREEN]) - run_cost(boomed.pieces[BLUE]) + BOMB_BONUS
+
+
+def test_the_seeds_run_costs_come_to_40_a_piece():
+    """Why our heuristic counts pieces (games/boom.PIECE_COST): in every direction each
+    piece is in one run of 1-3 and a run of n costs 10 n, so while no side has four the
+    runs cost exactly 40 a piece."""
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(40):
+        state = GAME.start()
+        while state.outcome() is None:
+            for pieces in state.pieces:
+                assert run_cost(pieces) == 40 * pieces.bit_count()
+            checked += 1
+            state = state.play(rng.choice(state.moves()))
+    assert checked > 400
 
 
 # --- random games ---------------------------------------------------------------------
