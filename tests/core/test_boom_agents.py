@@ -7,8 +7,7 @@ import random
 import pytest
 
 from plyground.core import Budget, PlygroundError, get_game, make_agent
-from plyground.core.games.boom import (BOARD, BOMB_BONUS, PIECE_COST, POISON_COST,
-                                       SAFE_COLUMN_BONUS, BoomState)
+from plyground.core.games.boom import BOARD, POISON_COST, SAFE_COLUMN_BONUS, BoomState
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.control import SearchControl
 from plyground.core.search.minimax import Minimax
@@ -57,7 +56,7 @@ def own_four_cells(state: BoomState, side: int) -> list[int]:
             and BOARD.has_four(state.pieces[side] | bit)]
 
 
-def test_the_heuristic_counts_pieces_bombs_poison_cells_and_safe_columns():
+def test_the_heuristic_adds_poison_cells_and_safe_columns_to_the_seeds():
     checked = 0
     for state in random_positions(3, 300):
         own, other = state.to_move, 1 - state.to_move
@@ -67,10 +66,7 @@ def test_the_heuristic_counts_pieces_bombs_poison_cells_and_safe_columns():
         value = GAME.evaluate(state)
         if safe[own] == 0 and not state.bombs[own]:
             continue  # the next test's case
-        pieces = [bin(state.pieces[side]).count("1") for side in (0, 1)]
-        bombs = [state.bombs[side] != 0 for side in (0, 1)]
-        assert value == PIECE_COST * (pieces[other] - pieces[own]) \
-            + BOMB_BONUS * (bombs[own] - bombs[other]) \
+        assert value == GAME.seed_evaluate(state) \
             + POISON_COST * (len(poison[other]) - len(poison[own])) \
             + SAFE_COLUMN_BONUS * (safe[own] - safe[other])
         checked += sum(map(len, poison)) > 0
