@@ -32,7 +32,7 @@ RUN_COSTS = (0, 10, 20, 30)
 BOMB_BONUS = 25
 # The seed's run costs come to exactly PIECE_COST a piece while no side has four: along
 # each of the 4 directions every piece is in one run of 1-3, and a run of n costs 10 n.
-# Our heuristic counts pieces, which is the same figure and cheaper. (10 a piece was
+# The alpha-beta kernel counts pieces, the same figure and cheaper. (10 a piece was
 # tried against the seed engine: 12 of 24 won from random openings at 500k nodes a move,
 # against 7 of 24 at 40, but 1 of 17 at 1 s a move from the start; not kept.)
 PIECE_COST = 40
@@ -258,18 +258,14 @@ class Boom(MovesNotation, Game):
         return run_cost(state.pieces[other]) - run_cost(state.pieces[own]) + bombs
 
     def evaluate(self, state: BoomState) -> int:
-        """The seed's figure (its run costs counted as PIECE_COST a piece), plus what
-        decides misère games: cells a side must never fill (they would complete its own
-        four) count against it, and so does having few columns it can still play
-        safely; a mover whose every column completes its own four, with no bomb to set
-        off, loses with its next move."""
-        outcome = state.outcome()
-        if outcome is not None:
-            return terminal_value(outcome, state.ply, state.to_move)
+        """The seed's figure, plus what decides misère games: cells a side must never
+        fill (they would complete its own four) count against it, and so does having
+        few columns it can still play safely; a mover whose every column completes its
+        own four, with no bomb to set off, loses with its next move."""
+        value = self.seed_evaluate(state)
+        if state.outcome() is not None:
+            return value
         own, other = state.to_move, 1 - state.to_move
-        value = (PIECE_COST * (state.pieces[other].bit_count()
-                               - state.pieces[own].bit_count())
-                 + BOMB_BONUS * (bool(state.bombs[own]) - bool(state.bombs[other])))
         occupied = state.occupied
         empty = BOARD.full_board & ~occupied
         playable = BOARD.playable_cells(occupied)

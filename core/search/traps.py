@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from ..game import Move, State
 from ..values import terminal_value
 from .control import SearchStopped
-from .events import Bound, MoveValue, SearchDone
+from .events import Bound, SearchDone
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,8 @@ def measure(search, state: State, move: Move, cap: float) -> Trap | None:
 def set_trap(search, state: State, done: SearchDone) -> SearchDone:
     """`done` (a search that proved the root a draw) with its move replaced by the
     drawing move whose replies most often lose, as far as the budget allows."""
-    observer, search.observer, search.tracing = search.observer, None, False
+    observer, tracing = search.observer, search.tracing
+    search.observer, search.tracing = None, False
     best: Trap | None = None
     try:
         for move in drawing_candidates(done):
@@ -80,8 +81,7 @@ def set_trap(search, state: State, done: SearchDone) -> SearchDone:
     except SearchStopped:
         pass
     finally:
-        search.observer = observer
-        search.tracing = bool(observer is not None and observer.trace)
+        search.observer, search.tracing = observer, tracing
     elapsed = search.control.elapsed()
     if best is None:
         return replace(done, work=search.nodes, elapsed=elapsed)

@@ -270,9 +270,9 @@ def test_the_seed_heuristic_counts_runs_and_bombs_for_the_side_to_move():
 
 
 def test_the_seeds_run_costs_come_to_40_a_piece():
-    """Why our heuristic counts pieces (games/boom.PIECE_COST): in every direction each
-    piece is in one run of 1-3 and a run of n costs 10 n, so while no side has four the
-    runs cost exactly 40 a piece."""
+    """Why the alpha-beta kernel counts pieces (games/boom.PIECE_COST): in every
+    direction each piece is in one run of 1-3 and a run of n costs 10 n, so while no
+    side has four the runs cost exactly 40 a piece."""
     rng = random.Random(9)
     checked = 0
     for _ in range(40):
