@@ -85,7 +85,7 @@ def run(count, own, other, own_bomb, other_bomb, ply, to_move, exploration, node
 class BoomTree(KernelTree):
     """The MctsTree for BOOM, made by `(state, seed, exploration)`."""
 
-    EXTRA_ARRAYS = {"legal": np.uint8}
+    EXTRA_FIELDS = {"legal": np.uint8}
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,
                  capacity: int = START_CAPACITY) -> None:

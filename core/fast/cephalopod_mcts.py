@@ -132,7 +132,7 @@ def decode(code: int, neighbours) -> CephalopodMove:
 class CephalopodTree(KernelTree):
     """The MctsTree for Cephalopod of any size, made by `(state, seed, exploration)`."""
 
-    EXTRA_ARRAYS = {"move_count": np.int16}
+    EXTRA_FIELDS = {"move_count": np.int16}
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,
                  capacity: int = START_CAPACITY) -> None:

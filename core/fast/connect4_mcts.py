@@ -130,7 +130,7 @@ def run(count, own, other, to_move, exploration, solver, nodes, child_count, mov
 class Connect4Tree(KernelTree):
     """The MctsTree for Connect 4, made by `(state, seed, exploration)`."""
 
-    EXTRA_ARRAYS = {"legal": np.uint8, "move_count": np.int8}
+    EXTRA_FIELDS = {"legal": np.uint8, "move_count": np.int8}
     solves = True
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,

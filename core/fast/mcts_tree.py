@@ -3,12 +3,16 @@ and backup steps, exactly as PythonTree in search/mcts.py takes them.
 
 Node 0 is the root. A node's children form a list (`first_child`, then `next_sibling`)
 in expansion order; a list rather than a row of slots per node keeps a node small, which
-matters as a tree gains a node per iteration, up to a million a second. What selection
-reads of every child (visits, wins, the next sibling) sits together in one record of
-`nodes` (NODE), so a child costs one memory read, not three, once the tree outgrows the
-caches; the rest of a node is in arrays of their own (NODE_ARRAYS). A game's kernel
-supplies the rest: how to list and play its moves, and who won a playout; a kernel
-with the solver variant (search/mcts.py) also proves nodes, with `prove_path` here.
+matters as a tree gains a node per iteration, up to a million a second. Everything the
+search keeps of a node (visits, wins, the links, its move, its proof, and a game's own
+fields: EXTRA_FIELDS) sits together in one record of `nodes`, so that a node costs one
+memory read, not one per field, once the tree outgrows the caches; the kernels reach a
+field as an array all the same (`child_count[node]`), through a view of the records. As
+the tree grows, KernelTree renumbers its nodes breadth first (`relayout`), so that every
+node's children are neighbours and selection reads them in one sweep of memory (the
+decisions do not change: only the numbers do). A game's kernel supplies the rest: how
+to list and play its moves, and who won a playout; a kernel with the solver variant
+(search/mcts.py) also proves nodes, with `prove_path` here.
 """
 from __future__ import annotations
 
@@ -22,10 +26,9 @@ from ..search.mcts import chosen_line
 from ..rng import MASK64
 
 START_CAPACITY = 1 << 16
-NODE = np.dtype([("visits", np.int64), ("wins", np.float64), ("first_child", np.int32),
-                 ("next_sibling", np.int32)])
-NODE_ARRAYS = {"child_count": np.int16, "moves": np.int16, "proof": np.int8,
-               "proof_plies": np.int16}
+NODE_FIELDS = {"visits": np.int64, "wins": np.float64, "first_child": np.int32,
+               "next_sibling": np.int32, "child_count": np.int16, "moves": np.int16,
+               "proof_plies": np.int16, "proof": np.int8}
 # a node's proof, for the side that moved into it, and the result each stands for
 UNPROVEN, WON, DRAWN, LOST = 0, 1, 2, 3
 RESULTS = {WON: 1.0, DRAWN: 0.5, LOST: 0.0}
@@ -64,6 +67,22 @@ def add_child(node, move, nodes, child_count, moves, size):
         nodes[last].next_sibling = child
     child_count[node] += 1
     return child
+
+
+@njit(cache=True, nogil=True)
+def breadth_first(size, nodes):
+    """The tree's `size` nodes in breadth-first order, each node's children in their
+    list's order: the root first, and every node's children side by side."""
+    order = np.empty(size, np.int64)
+    order[0], head, tail = 0, 0, 1
+    while head < tail:
+        child = nodes[order[head]].first_child
+        head += 1
+        while child >= 0:
+            order[tail] = child
+            tail += 1
+            child = nodes[child].next_sibling
+    return order
 
 
 @njit(cache=True, nogil=True)
@@ -132,14 +151,17 @@ def backup(path, depth, to_move, winner, nodes):
 
 class KernelTree:
     """The Python side of a kernel tree (the MctsTree protocol of search/mcts.py):
-    arrays sized for the search's iterations when it has a count, else grown by half
-    when a run might not fit (running out of memory is said as such); the root's
-    children, the principal variation; `visits`, `wins`, `first_child` and
-    `next_sibling` read the node records. A game's tree adds its own per-node arrays
-    (`EXTRA_ARRAYS`), runs its kernel (`kernel`) and turns a stored move code into a
+    node records sized for the search's iterations when it has a count, else grown by
+    half when a run might not fit (running out of memory is said as such), renumbered
+    as they double; the root's children, the principal variation; each field read
+    as an array of its name (`visits`). A game's tree adds its own fields
+    (`EXTRA_FIELDS`), runs its kernel (`kernel`) and turns a stored move code into a
     move (`move_of`)."""
 
-    EXTRA_ARRAYS: dict = {}
+    EXTRA_FIELDS: dict = {}  # a game's own fields of a node: name -> numpy type
+    # the tree is renumbered (relayout) once it reaches this many nodes, and again each
+    # time it has doubled since
+    RELAYOUT_FROM = 1 << 16
 
     solves = False  # whether its kernel has the solver variant (search/mcts.py)
 
@@ -152,37 +174,55 @@ class KernelTree:
         self.exploration = float(exploration)
         self.rng = np.array([seed & MASK64], np.uint64)
         self.size = np.ones(1, np.int64)
+        self.laid_out = 1  # the size at the last relayout
         self.iterations = 0
-        self.arrays = {"nodes": NODE, **NODE_ARRAYS, **self.EXTRA_ARRAYS}
-        for name, dtype in self.arrays.items():
-            setattr(self, name, np.zeros(capacity, dtype))
+        self.node_type = np.dtype(list({**NODE_FIELDS, **self.EXTRA_FIELDS}.items()),
+                                  align=True)
+        self.hold(np.zeros(capacity, self.node_type))
         self.nodes[0]["first_child"] = self.nodes[0]["next_sibling"] = -1
 
-    visits = property(lambda self: self.nodes["visits"])
-    wins = property(lambda self: self.nodes["wins"])
-    first_child = property(lambda self: self.nodes["first_child"])
-    next_sibling = property(lambda self: self.nodes["next_sibling"])
+    def hold(self, nodes: np.ndarray) -> None:
+        """Keep `nodes`, and a view of each of its fields under the field's name
+        (`self.child_count`), which the kernels take as an array."""
+        self.nodes = nodes
+        for name in self.node_type.names:
+            setattr(self, name, nodes[name])
 
     def run(self, count: int) -> None:
         needed = int(self.size[0]) + count  # an iteration adds at most one node
         if needed > len(self.nodes):
             self.grow(max(needed, len(self.nodes) * 3 // 2))
+        size = int(self.size[0])
+        if size >= self.RELAYOUT_FROM and size >= 2 * self.laid_out:
+            self.relayout()
         self.iterations += self.kernel(count)
+
+    def relayout(self) -> None:
+        """Renumber the nodes breadth first (the root stays 0), so that each node's
+        children are neighbours in memory; the links follow the new numbers."""
+        size = int(self.size[0])
+        order = breadth_first(size, self.nodes)
+        renumbered = np.empty(size, np.int32)
+        renumbered[order] = np.arange(size, dtype=np.int32)
+        self.nodes[:size] = self.nodes[order]
+        for link in ("first_child", "next_sibling"):
+            links = self.nodes[link][:size]
+            linked = links >= 0
+            links[linked] = renumbered[links[linked]]
+        self.laid_out = size
 
     def grow(self, capacity: int) -> None:
         """Room for `capacity` nodes, zeros past the old ones (a new node is unproven;
         add_child gives it the rest)."""
         try:
-            for name in self.arrays:
-                old = getattr(self, name)
-                new = np.zeros(capacity, old.dtype)
-                new[:len(old)] = old
-                setattr(self, name, new)
+            nodes = np.zeros(capacity, self.node_type)
         except MemoryError:
             raise PlygroundError(
                 f"MCTS ran out of memory: its tree holds {int(self.size[0]):,} nodes after "
                 f"{self.iterations:,} iterations (a node each); give it fewer iterations "
                 "or less time") from None
+        nodes[:len(self.nodes)] = self.nodes
+        self.hold(nodes)
 
     def kernel(self, count: int) -> int:
         """Run up to `count` iterations (fewer once the root is proven); how many."""

@@ -256,7 +256,7 @@ def decode(code: int) -> QuartoMove:
 class QuartoTree(KernelTree):
     """The MctsTree for Quarto (either variant), made by `(state, seed, exploration)`."""
 
-    EXTRA_ARRAYS = {"move_count": np.int16}
+    EXTRA_FIELDS = {"move_count": np.int16}
     solves = True
 
     def __init__(self, state, seed: int, exploration: float = DEFAULT_EXPLORATION,

@@ -61,6 +61,16 @@ def positions_needing_a_block(count: int, seed: int = 2):
     return found
 
 
+def play_randomly(rng: random.Random, game, plies: int):
+    """`game` after up to `plies` random moves from its start (fewer if it ends)."""
+    state = game.start()
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state = state.play(rng.choice(state.moves()))
+    return state
+
+
 def random_games(game, seed: int, count: int):
     """Every state of `count` random games of `game` played to their end, the end
     included."""

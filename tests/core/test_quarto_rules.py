@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from plyground.core import IllegalMove, NotationError, get_game
 from plyground.core.games.quarto import parse_piece, piece_name, shares_attribute
+from tests.core.positions import play_randomly
 
 GAME = get_game("quarto")
 SQUARES_VARIANT = get_game("quarto", squares=True)
@@ -29,15 +30,6 @@ def test_the_symmetry_groups_have_the_published_sizes():
 
 
 random_games = st.randoms(use_true_random=False)
-
-
-def play_randomly(rng, game, plies):
-    state = game.start()
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        state = state.play(rng.choice(state.moves()))
-    return state
 
 
 @given(random_games, st.integers(0, 17))
