@@ -1,7 +1,9 @@
 """Trap-setting: when a tree search has seen every line to the end and the game is a
 draw, the root's drawing moves are all equal to it; this picks the one that leaves the
 opponent the smallest share of replies that still hold the draw, so that an opponent
-who errs (a sampler, a shallow search, a person) most likely errs into a loss.
+who errs (a sampler, a shallow search, a person) most likely errs into a loss. A reply
+that loses at once (the trapper wins with its next move) is left out of the count:
+any opponent that looks one move ahead avoids it, so it sets no trap.
 
 Each drawing root move's replies are searched to the end with the window (-1, 1):
 above it the reply loses for the opponent, below it the root move was a loss after
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..game import Move, State
-from ..values import terminal_value
+from ..values import WIN, terminal_value
 from .control import SearchStopped
 from .events import Bound, SearchDone
 
@@ -26,7 +28,8 @@ from .events import Bound, SearchDone
 class Trap:
     move: Move
     holding: int  # the opponent's replies that keep the draw
-    replies: int  # all its replies
+    replies: int  # its replies that do not lose at once
+    obvious: int  # its replies that lose at once
 
     @property
     def share(self) -> float:
@@ -41,13 +44,22 @@ def drawing_candidates(done: SearchDone) -> list[Move]:
     return [done.best_move, *others]
 
 
+def loses_at_once(search, state: State, side: int, path: tuple) -> bool:
+    """Whether `side`, to move in `state`, wins with its next move: a search one ply
+    deep with a null window just below a win in one."""
+    if state.to_move != side:
+        return False
+    threshold = WIN - (state.ply + 2)  # a win in one scores WIN - (ply + 1)
+    return search.negamax(state, 1, threshold, threshold + 1, path) > threshold
+
+
 def measure(search, state: State, move: Move, cap: float) -> Trap | None:
     """The trap that `move` sets, or None if it loses, or if its share of holding
     replies reaches `cap` (it cannot beat the best so far)."""
     side = state.to_move
     child = state.play(move)
     replies = child.moves()
-    holding = 0
+    holding = obvious = 0
     for reply in search.game.order_moves(child, replies):
         grandchild = child.play(reply)
         outcome = grandchild.outcome()
@@ -62,9 +74,12 @@ def measure(search, state: State, move: Move, cap: float) -> Trap | None:
             return None
         if value == 0:
             holding += 1
-            if holding / len(replies) >= cap:
-                return None
-    return Trap(move, holding, len(replies))
+        elif outcome is not None or loses_at_once(search, grandchild, side, (move, reply)):
+            obvious += 1
+        left = len(replies) - obvious
+        if left and holding / left >= cap:
+            return None  # even if every reply still to come is a subtle loss
+    return Trap(move, holding, len(replies) - obvious, obvious)
 
 
 def set_trap(search, state: State, done: SearchDone) -> SearchDone:
@@ -88,6 +103,10 @@ def set_trap(search, state: State, done: SearchDone) -> SearchDone:
     values = tuple(replace(mv, bound=Bound.EXACT) if mv.move == best.move else mv
                    for mv in done.move_values)
     pv = search.principal_variation(state, best.move, done.depth or 1)
-    note = f"a trap: {best.holding} of {best.replies} replies hold the draw"
+    note = done.note
+    if best.holding < best.replies:  # else every reply that does not lose at once holds
+        note = f"a trap: {best.holding} of {best.replies} replies hold the draw"
+        if best.obvious:
+            note += f" ({best.obvious} more lose at once)"
     return replace(done, best_move=best.move, pv=pv, move_values=values,
                    work=search.nodes, elapsed=elapsed, note=note)

@@ -1,5 +1,6 @@
 """Trap-setting (search/traps.py): in a position proven drawn, Alpha-Beta plays the
-drawing move that leaves the opponent the smallest share of replies that hold the draw.
+drawing move that leaves the opponent the smallest share of replies that hold the draw,
+among the replies that do not lose at once.
 
 Every expected value here comes from brute force over the rules (plain negamax, no
 pruning, no table), not from the search under test.
@@ -34,11 +35,23 @@ def exact(state) -> int:
     return max(-exact(state.play(move)) for move in state.moves())
 
 
+def wins_at_once(state, side) -> bool:
+    """Whether the game is over with `side` the winner, or `side` is to move and has a
+    move that makes it so."""
+    def won(position):
+        outcome = position.outcome()
+        return outcome is not None and outcome.winner == side
+    return won(state) or (state.outcome() is None and state.to_move == side and
+                          any(won(state.play(move)) for move in state.moves()))
+
+
 def holding_share(state, move) -> float:
-    """Of the opponent's replies to `move`, the share that keep the draw."""
+    """Of the opponent's replies to `move` that do not lose at once, the share that
+    keep the draw."""
     child = state.play(move)
-    replies = child.moves()
-    return sum(exact(child.play(reply)) == 0 for reply in replies) / len(replies)
+    replies = [child.play(reply) for reply in child.moves()]
+    subtle = [after for after in replies if not wins_at_once(after, state.to_move)]
+    return sum(exact(after) == 0 for after in subtle) / len(subtle)
 
 
 @lru_cache(maxsize=None)
@@ -105,3 +118,23 @@ def test_connect4_sets_the_same_trap_traced_as_untraced():
     assert plain.value == traced.value
     assert plain.best_move == traced.best_move
     assert plain.note == traced.note
+
+
+def test_a_draw_with_nothing_to_trap_says_nothing_of_a_trap():
+    """With one or two squares left every drawing move's replies hold (or none are
+    left), so no move sets a trap and the note must not claim one."""
+    checked = 0
+    for empty in (1, 2):
+        for state in quarto_endgames(empty, GAME, empty, 20):
+            if exact(state) != 0:
+                continue
+            shares = {holding_share(state, move) for move in state.moves()
+                      if -exact(state.play(move)) == 0 and state.play(move).moves()
+                      and any(not wins_at_once(state.play(move).play(reply), state.to_move)
+                              for reply in state.play(move).moves())}
+            done = make_agent("alphabeta").decide(state, Budget(depth=30))
+            assert done.value == 0
+            if shares <= {1.0}:
+                assert "trap" not in done.note
+                checked += 1
+    assert checked > 5
