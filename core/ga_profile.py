@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,8 +128,14 @@ def safe_file_name(name: str) -> str:
     return cleaned.strip(".") or "profile"
 
 
+class SkippedProfile(UserWarning):
+    """A file in the profiles folder that is not a valid profile, left out of the
+    menus; its message says which file and why."""
+
+
 def saved_profiles() -> list[tuple[Path, Profile]]:
-    """The shipped default, then the valid profiles in the user's folder by name."""
+    """The shipped default, then the valid profiles in the user's folder by name; a
+    file there that does not load is left out with a SkippedProfile warning."""
     found = [(DEFAULT_PROFILE, load_profile(DEFAULT_PROFILE))]
     folder = user_profiles_dir()
     user = []
@@ -136,8 +143,8 @@ def saved_profiles() -> list[tuple[Path, Profile]]:
         for path in folder.glob("*.json"):
             try:
                 user.append((path, load_profile(path)))
-            except ProfileError:
-                continue  # a malformed file there is not offered
+            except ProfileError as error:
+                warnings.warn(SkippedProfile(f"skipped {error}"), stacklevel=2)
     user.sort(key=lambda item: (item[1].name, item[0].name))
     return found + user
 

@@ -18,9 +18,11 @@ import os
 import secrets
 import shlex
 import sys
+import time
 from collections import Counter
 from contextlib import closing, nullcontext
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeVar
 
@@ -360,24 +362,45 @@ def game_agent(game: Game, spec: str) -> Agent:
     return agent
 
 
-def collect(running: Iterator[T], total: int, quiet: bool) -> tuple[list[T], bool]:
-    """The results of `total` games as `running` yields them, with a progress bar on
-    stderr (unless `quiet`, or stderr is no terminal); and whether Ctrl-C cut them
-    short, which stops the games under way."""
+def collect(running: Iterator[T], total: int, quiet: bool,
+            describe: Callable[[T], str]) -> tuple[list[T], bool]:
+    """The results of `total` games as `running` yields them, and whether Ctrl-C cut
+    them short, which stops the games under way. Progress goes to stderr: a bar when
+    it is a terminal (unless `quiet`), else a line per finished game (`describe`
+    says the game), so a log or a pipe shows the match moving."""
     stderr = Console(stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=stderr, transient=True,
                         disable=quiet or not stderr.is_terminal)
     results: list[T] = []
+    started = time.monotonic()
     try:
         with progress, closing(running):
             task = progress.add_task("games", total=total)
             for result in running:
                 results.append(result)
                 progress.advance(task)
+                if not stderr.is_terminal:
+                    print(f"[{len(results)}/{total}, {time.monotonic() - started:.0f} s] "
+                          f"{describe(result)}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         return results, True
     return results, False
+
+
+def game_line(specs: tuple[str, str] | list[str], result: GameResult) -> str:
+    """One finished game of two agents, for the progress lines: `game 3: alphabeta
+    (first) beat seed, Blue connects four, 61 plies`."""
+    first = specs[result.first]
+    other = specs[1 - result.first]
+    if result.winner is None:
+        said = f"{first} (first) drew with {other}"
+    elif result.winner == result.first:
+        said = f"{first} (first) beat {other}"
+    else:
+        said = f"{other} beat {first} (first)"
+    plies = f"{result.plies} {'ply' if result.plies == 1 else 'plies'}"
+    return f"game {result.number}: {said}, {result.reason}, {plies}"
 
 
 def exit_if_interrupted(interrupted: bool, played: int, total: int) -> None:
@@ -482,7 +505,8 @@ def match(
         results, interrupted = collect(recorded(
             run_match(game, players, games, seed, jobs or os.cpu_count() or 1),
             lambda result: record_match_game(history, "match", game, players, result,
-                                             command)), games, as_json)
+                                             command)), games, as_json,
+            partial(game_line, specs))
     results.sort(key=lambda result: result.number)
     report = match_report(game, specs, seed, command, results)
     if as_json:
@@ -612,7 +636,8 @@ def tournament(
     with history_for(not no_record) as history:
         results, interrupted = collect(recorded(
             run_tournament(game, players, games, seed, jobs or os.cpu_count() or 1),
-            record), total, as_json)
+            record), total, as_json,
+            lambda result: game_line([specs[a] for a in pairs[result[0]]], result[1]))
     results.sort(key=lambda result: (result[0], result[1].number))
     report = tournament_report(game, specs, games, seed, command, results)
     if as_json:

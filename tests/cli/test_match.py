@@ -3,6 +3,7 @@ processes; the totals, the per-game JSON and the command line that reproduces it
 from __future__ import annotations
 
 import json
+import re
 import shlex
 
 import pytest
@@ -23,10 +24,15 @@ def invoke(*args: str):
 
 
 @pytest.fixture(scope="module")
-def seeded_json() -> str:
+def seeded_run():
     result = invoke(*MATCH, "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
-    return result.stdout
+    return result
+
+
+@pytest.fixture(scope="module")
+def seeded_json(seeded_run) -> str:
+    return seeded_run.stdout
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +120,37 @@ def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
     monkeypatch.setattr(cli.Progress, "advance", advance)
     result = invoke(*MATCH, "--json")
     assert result.exit_code == 130
-    assert result.stderr.splitlines() == [f"interrupted after 2 of {GAMES} games"]
+    *progress, last = result.stderr.splitlines()
+    assert last == f"interrupted after 2 of {GAMES} games"
+    assert len(progress) == 1 and progress[0].startswith(f"[1/{GAMES}, ")  # the game shown
     assert closed == [True]  # the match was told to stop
     report = json.loads(result.stdout)
     assert [game["number"] for game in report["results"]] == [1, 2]
     assert [(t["wins"], t["draws"], t["losses"]) for t in report["totals"]] == [
         (0, 1, 1), (1, 1, 0)]
+
+
+def said_winner(agents: list[str], game: dict) -> str:
+    """How a progress line says a game's result, from the JSON report's game."""
+    first, other = agents[game["first"]], agents[1 - game["first"]]
+    if game["winner"] is None:
+        return f"{first} (first) drew with {other}"
+    if game["winner"] == game["first"]:
+        return f"{first} (first) beat {other}"
+    return f"{other} beat {first} (first)"
+
+
+def test_with_no_terminal_each_finished_game_is_a_line_on_stderr(seeded_run, report):
+    """Progress for a log or a pipe: a line a game on stderr, so that the JSON on
+    stdout stays clean (it parsed above), each line agreeing with the report."""
+    lines = seeded_run.stderr.splitlines()
+    assert len(lines) == GAMES
+    by_number = {}
+    for done, line in enumerate(lines, 1):
+        found = re.fullmatch(rf"\[{done}/{GAMES}, \d+ s\] game (\d+): (.*)", line)
+        assert found, line
+        by_number[int(found[1])] = found[2]
+    for game in report["results"]:
+        plies = f"{game['plies']} {'ply' if game['plies'] == 1 else 'plies'}"
+        assert by_number[game["number"]] == (f"{said_winner(report['agents'], game)}, "
+                                              f"{game['reason']}, {plies}")

@@ -26,6 +26,15 @@ def invoke(*args: str):
 def json_of(*args: str) -> str:
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.output
+    # with no terminal, a progress line a game on stderr, the pair's agents named
+    lines = result.stderr.splitlines()
+    report = json.loads(result.stdout)
+    assert len(lines) == sum(len(pair["results"]) for pair in report["pairs"])
+    for pair in report["pairs"]:
+        a, b = (report["agents"][agent] for agent in pair["agents"])
+        for game in pair["results"]:
+            assert sum(f"game {game['number']}: " in line and f" {game['plies']} pl"
+                       in line and a in line and b in line for line in lines) >= 1
     return result.stdout
 
 
@@ -121,7 +130,9 @@ def test_ctrl_c_stops_the_tournament_and_reports_the_games_finished(monkeypatch)
     monkeypatch.setattr(cli, "run_tournament", two_games)
     result = invoke(*TOURNAMENT, "--json")
     assert result.exit_code == 130
-    assert result.stderr.splitlines() == [f"interrupted after 2 of {3 * GAMES} games"]
+    *progress, last = result.stderr.splitlines()
+    assert last == f"interrupted after 2 of {3 * GAMES} games"
+    assert [line.split(",")[0] for line in progress] == ["[1/6", "[2/6"]  # both finished
     assert closed == [True]
     report = json.loads(result.stdout)
     assert [len(pair["results"]) for pair in report["pairs"]] == [1, 0, 1]

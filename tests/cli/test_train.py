@@ -2,6 +2,10 @@
 installed for the menu and plays, and bad settings are one clear line."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from typer.testing import CliRunner
 
 from plyground.core import get_game, parse_agent
@@ -45,3 +49,21 @@ def test_bad_training_settings_are_one_line(tmp_path, monkeypatch):
     result = invoke("train", "chess-ga", "--out", str(tmp_path / "x.json"))
     assert result.exit_code == 2 and "unknown trainer 'chess-ga'" in result.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_into_a_pipe_each_generation_line_comes_as_the_generation_ends(tmp_path):
+    """Not held back until the end: the first generation's line arrives while the
+    training is still running (200 generations, stopped once the line is read)."""
+    env = {**os.environ, "PLYGROUND_PROFILES": str(tmp_path / "installed"),
+           "PLYGROUND_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "plyground", "train", "connect4-ga", *SMALL,
+               "--generations", "200", "--out", str(tmp_path / "best.json")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, env=env)
+    try:
+        first = next(line for line in process.stdout if line.startswith("generation "))
+        assert process.poll() is None  # still training
+        assert first.startswith("generation   1  best ")
+    finally:
+        process.kill()
+        process.wait()

@@ -14,8 +14,9 @@ from plyground.core import (AGENT_KINDS, BadSetting, PlygroundError, get_game,
                              parse_agent)
 from plyground.core.agents import GaAgent
 from plyground.core.ga_profile import (DEFAULT_PROFILE, Profile, ProfileError,
-                                       install_profile, load_profile, profile_json,
-                                       save_profile, saved_profiles, user_profiles_dir)
+                                       SkippedProfile, install_profile, load_profile,
+                                       profile_json, save_profile, saved_profiles,
+                                       user_profiles_dir)
 from plyground.core.games.connect4_strategies import (GENE_NAMES, PAIRS, choose_column,
                                                       pick_strategies, strategy_votes)
 from plyground.core.rng import SplitMix64
@@ -225,7 +226,11 @@ def test_user_profiles(tmp_path, monkeypatch):
     install_profile(Profile("zeta", (0.1,) * 4))
     install_profile(Profile("alpha", (0.2,) * 4), "mine.json")
     (folder / "broken.json").write_text("{")
-    found = saved_profiles()
+    with pytest.warns(SkippedProfile) as skipped:
+        found = saved_profiles()
+    with pytest.raises(ProfileError) as why:
+        load_profile(folder / "broken.json")
+    assert [str(warning.message) for warning in skipped] == [f"skipped {why.value}"]
     assert [(path.name, profile.name) for path, profile in found] == [
         ("default.json", "default"), ("mine.json", "alpha"), ("zeta.json", "zeta")]
     # a file is checked, then copied

@@ -2,8 +2,11 @@
 and each becomes the agent spec that plays it."""
 from __future__ import annotations
 
+import pytest
+
 from plyground.core import get_game, parse_agent
-from plyground.core.ga_profile import DEFAULT_PROFILE, Profile, install_profile
+from plyground.core.ga_profile import (DEFAULT_PROFILE, Profile, ProfileError,
+                                       install_profile, load_profile)
 from plyground.tui.screens.setup import player_choices, row_from_spec, spec_for
 
 
@@ -65,3 +68,24 @@ async def test_a_game_from_the_command_line_comes_back_to_the_setup_with_its_set
         await wait_until(pilot, lambda: app.game_screen is not None)
         assert app.game_screen.match.sides == ("human", "alphabeta:time=0.5")
         assert app.game_screen.match.agents[1].label == "Alpha-Beta (0.5s)"
+
+
+async def test_the_setup_screen_says_which_profile_file_it_skips_and_why(tmp_path,
+                                                                       monkeypatch):
+    from plyground.tui.screens.setup import SetupScreen
+
+    from .helpers import make_app
+
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path))
+    install_profile(Profile("mine", (0.1, 0.2, 0.3, 0.4)))
+    (tmp_path / "broken.json").write_text('{"name": "half"}')
+    app = make_app(game_id=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        with pytest.raises(ProfileError) as why:
+            load_profile(tmp_path / "broken.json")
+        assert [n.message for n in app._notifications] == [f"skipped {why.value}"]
+        assert str(tmp_path / "broken.json") in str(why.value)
+        assert [title for title, _ in player_choices(get_game("connect4"))
+                if title.startswith("GA")] == ["GA: default", "GA: mine"]

@@ -2,6 +2,8 @@
 agent's main setting, and the game's seed (empty: the app draws one)."""
 from __future__ import annotations
 
+import warnings
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet,
 
 from plyground.core import Game, PlygroundError, State, game_entries, get_game
 from plyground.core.agents import DEFAULT_OPPONENT, agent_kinds
+from plyground.core.ga_profile import SkippedProfile, saved_profiles
 from plyground.core.game import game_entry
 from plyground.core.match import HUMAN, parse_side
 from plyground.core.positions import start_state
@@ -25,9 +28,20 @@ def agent_choices() -> list[tuple[str, str]]:
     each time, so a profile trained meanwhile appears), and "Other agent…", whose box
     takes a spec such as `bots/mybot.py:MyBot` or `engine:cmd=./mybot`."""
     choices = [("Human", HUMAN)]
-    for cls in agent_kinds().values():
-        choices += cls.menu_choices()
+    with warnings.catch_warnings():  # the setup screen tells of them (skipped_profiles)
+        warnings.simplefilter("ignore", SkippedProfile)
+        for cls in agent_kinds().values():
+            choices += cls.menu_choices()
     return choices + [("Other agent…", OTHER)]
+
+
+def skipped_profiles() -> list[str]:
+    """Why each file in the profiles folder that the menus leave out is left out."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SkippedProfile)
+        saved_profiles()
+    return [str(warning.message) for warning in caught
+            if issubclass(warning.category, SkippedProfile)]
 
 
 def agent_of(choice: str):
@@ -291,6 +305,9 @@ class SetupScreen(Screen):
         self.label_sides()
         self.sync_role()
         self.query_one("#start", Button).focus()
+        for problem in skipped_profiles():
+            self.notify(problem, title="A profile is not offered", severity="warning",
+                        markup=False, timeout=10)
 
     def rows(self) -> list[SideRow]:
         return [self.query_one(f"#side-{side}", SideRow) for side in (0, 1)]
