@@ -70,6 +70,7 @@ class OneLineErrors(TyperGroup):
 
     def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:
         extra["standalone_mode"] = False
+        hide_flag_types(self)
         try:
             code = super().main(args, prog_name, **extra)
         except (PlygroundError, typer.TyperException) as error:
@@ -79,6 +80,17 @@ class OneLineErrors(TyperGroup):
             print("error: " + " ".join(message.split()), file=sys.stderr)
             sys.exit(USAGE_ERROR)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def hide_flag_types(command: Any) -> None:
+    """A flag takes no value, so `--help` shows none for it (typer writes `<bool>`):
+    every flag of `command` and its subcommands, `--help` too, gets an empty metavar."""
+    help_option = command.get_help_option(command.context_class(command))
+    for param in [*command.params, *([help_option] if help_option else [])]:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        hide_flag_types(sub)
 
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False,

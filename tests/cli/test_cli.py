@@ -406,3 +406,23 @@ def test_python_dash_m_plyground_runs_the_cli():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "Usage" in result.stdout and "demo" in result.stdout
+
+
+def command_paths(command, path=()):
+    """The argument paths to `command` and every subcommand: (), ("games",), ..."""
+    yield path
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from command_paths(sub, (*path, name))
+
+
+def test_help_gives_a_flag_no_value_type():
+    """`--json` takes no value, so its help shows none (typer would write `<bool>`)."""
+    import typer
+
+    flags = 0
+    for path in command_paths(typer.main.get_command(cli.app)):
+        result = invoke(*path, "--help")
+        assert result.exit_code == 0, result.output
+        assert "--help" in result.stdout and "<bool>" not in result.stdout, path
+        flags += "--json" in result.stdout or "--no-record" in result.stdout
+    assert flags >= 4  # match, tournament, games list ... were looked at
