@@ -7,6 +7,7 @@ from plyground.tui.app import create_app
 from plyground.tui.widgets.inspector.mcts_view import MctsView
 
 SIZE = (160, 50)
+SMALL = (80, 24)  # the smallest terminal every screen must stay usable in
 SEED = 1  # the games' seed unless a test names one: snapshots show it, so it is fixed
 
 
@@ -41,13 +42,14 @@ async def wait_until(pilot, condition, timeout: float = 60.0) -> None:
 
 
 async def settled(pilot, app) -> None:
-    """Wait until no search runs, nothing is scheduled to start and the MCTS table
+    """Wait until no search runs, nothing is scheduled to start, the MCTS table
     has drawn and measured its last snapshot (its redraws are throttled, and a
-    screenshot taken before the table is idle could catch it half laid out)."""
+    screenshot taken before the table is idle could catch it half laid out) and the
+    inspector's summary is as high as its text."""
     screen = app.game_screen
     table = screen.query_one(MctsView)
     await wait_until(pilot, lambda: screen.search is None and screen.timer is None
-                     and table.settled)
+                     and table.settled and screen.inspector.summary_fitted)
 
 
 def status_text(app) -> str:

@@ -117,3 +117,37 @@ async def test_a_header_click_sorts_by_that_column_and_again_reverses():
         await click("share")  # the bar and the share sort by visits too
         assert labels(table) == expected(table, lambda s: -s.visits)
         assert header(table, "visits") == "Visits ▼"
+
+
+async def test_a_narrowing_table_keeps_move_visits_and_mean_and_drops_whole_columns():
+    """As the terminal narrows, the table drops whole columns in KEEP's reverse order
+    (the bar, then UCT, then the share), then writes moves in notation and closes its
+    padding so that move, visits and mean stay; it never scrolls sideways."""
+    from plyground.tui.widgets.inspector.mcts_view import KEEP, MUST
+    from tests.tui.helpers import wait_until
+
+    app = make_app("quarto", ("human", "mcts:iterations=2000,seed=3,uct=plain"),
+                   "8.a./.5c./3..6/.... f")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await searched(pilot, app)
+        layouts = []
+        for width in (160, 140, 120, 110, 100, 90, 80):
+            await pilot.resize_terminal(width, SIZE[1])
+            await wait_until(pilot, lambda: table.settled)
+            layouts.append(table.drawn_layout)
+            assert table.virtual_size.width <= table.size.width  # no sideways scroll
+            assert all(key in table.shown for key in MUST), (width, table.drawn_layout,
+                                                            table.size.width)
+            shown_row = table.get_row_at(0)
+            assert len(shown_row) == len(table.shown)
+        assert layouts[0] == (("move", "visits", "bar", "share", "mean", "uct"), False, 1)
+        assert layouts[-1][1:] == (True, 0)  # notation, no padding at 80 columns
+        dropped = []
+        for layout in layouts:
+            for key in KEEP[::-1]:
+                if key not in layout[0] and key not in dropped:
+                    dropped.append(key)
+        assert dropped == [key for key in KEEP[::-1] if key not in layouts[-1][0]]
+        # moves in notation once descriptions no longer fit
+        assert table.get_row_at(0)[0].plain[3:] == app.game_screen.match.game.format_move(
+            table.moves[0])

@@ -5,7 +5,9 @@ Each snapshot was looked at before it was accepted (tests/tui/__snapshots__).
 from __future__ import annotations
 
 from plyground.tui.screens.result import ResultScreen
-from tests.tui.helpers import SIZE, make_app, settled, wait_until
+import pytest
+
+from tests.tui.helpers import SIZE, SMALL, make_app, settled, wait_until
 
 
 def test_setup_screen(snap_compare):
@@ -78,3 +80,25 @@ def test_boom_with_both_bombs_down(snap_compare):
         await settled(pilot, app)  # Blue answers 6; Green may set off its bomb
 
     assert snap_compare(app, terminal_size=SIZE, run_before=searched)
+
+
+SMALL_GAMES = {  # each game with an agent's search in the inspector
+    "connect4": (("human", "mcts:iterations=3000,seed=1"), "44536"),
+    "boom": (("human", "alphabeta:depth=4"), "1234567234535"),
+    "cephalopod": (("human", "mcts:iterations=2000,seed=3,uct=plain"),
+                   ".r2.../b1r1.../..r3../....b2/..... b"),
+    "quarto": (("human", "mcts:iterations=2000,seed=3,uct=plain"), "8.a./.5c./3..6/.... f"),
+}
+
+
+@pytest.mark.parametrize("game", SMALL_GAMES)
+def test_each_game_at_80_by_24(snap_compare, game):
+    """The smallest terminal: the inspector's columns that fit, its summary wrapped,
+    the footer's main keys."""
+    sides, position = SMALL_GAMES[game]
+    app = make_app(game, sides, position)
+
+    async def searched(pilot):
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=searched)

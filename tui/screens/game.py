@@ -46,7 +46,8 @@ from .opponent import OpponentScreen
 from .result import ResultScreen
 from .save import SaveScreen
 
-LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size
+LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
+LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
 HINT_AGENT = parse_agent("alphabeta:time=1")  # hints where no solver has proven values
@@ -91,6 +92,9 @@ class SearchRecord:
     started: float = 0.0
 
 
+WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
+
+
 class GameScreen(GameReview, Screen):
     DEFAULT_CSS = """
     GameScreen #players { height: 1; padding: 0 1; background: $panel; }
@@ -100,30 +104,33 @@ class GameScreen(GameReview, Screen):
     GameScreen #status.error { color: $error; }
     GameScreen #inspector { width: 1fr; }
     """
+    # The footer shows these in this order, as many as fit: the keys a player needs
+    # first, so that an 80-column terminal still shows them (the help screen, ?, lists
+    # every key).
     BINDINGS = [
         Binding("u", "undo", "Undo"),
         Binding("n", "new_game", "New game"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+        Binding("s", "step_through", "Step through search"),
+        Binding("h", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
         Binding("full_stop", "step_move", "Next move"),
-        Binding("s", "step_through", "Step through search"),
-        Binding("d", "quick_replay", "Quicker replay"),
         Binding("i", "focus_inspector", "Inspect"),
-        # t and r stay out of the footer, which is full (the help screen lists them,
-        # and the status line names r when a search failed)
-        Binding("t", "toggle_trace", "Trace", show=False),
         Binding("a", "toggle_analysis", "Analysis"),
-        Binding("r", "retry", "Retry", show=False),
         Binding("o", "another_opponent", "Other player"),
+        Binding("e", "review", "Review"),
+        Binding("w", "save", "Save"),
+        Binding("d", "quick_replay", "Quicker replay"),
+        Binding("escape", "setup", "Setup"),
+        # t, r, [, ], l and g stay out of the footer, which is full (the help screen
+        # lists them, and the status line names r when a search failed)
+        Binding("t", "toggle_trace", "Trace", show=False),
+        Binding("r", "retry", "Retry", show=False),
         Binding("left_square_bracket", "walk(-1)", "Back", show=False),
         Binding("right_square_bracket", "walk(1)", "Forward", show=False),
         Binding("l", "live", "Live game", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("e", "review", "Review"),
-        Binding("w", "save", "Save"),
         Binding("g", "games", "Games", show=False),
-        Binding("question_mark,f1", "help", "Help", show=False),
-        Binding("escape", "setup", "Setup"),
-        Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, match: Match, move_delay: float = 0.6,
@@ -187,9 +194,14 @@ class GameScreen(GameReview, Screen):
 
     def on_resize(self) -> None:
         self.fit_board()
+        # a narrow footer packs its keys and leaves the palette's to ctrl+p alone
+        footer = self.query_one(Footer)
+        footer.compact = self.app.size.width < WIDE_FOOTER
+        footer.show_command_palette = self.app.size.width >= WIDE_FOOTER
 
     def fit_board(self) -> None:
-        large = self.app.size.height >= LARGE_BOARD_HEIGHT
+        large = (self.app.size.height >= LARGE_BOARD_HEIGHT
+                 and self.app.size.width >= LARGE_BOARD_WIDTH)
         self.board.set_large(large)
         if self.has_analysis:
             self.query_one(AnalysisPanel).set_cell_width(self.board.cell_width)

@@ -44,6 +44,9 @@ def exact_row(game, state, result: SearchDone) -> Text:
     return text
 
 
+SUMMARY_LINES = 4  # the summary's least height: a search's figures, line and legend
+
+
 class Inspector(Vertical):
     DEFAULT_CSS = """
     Inspector { border: round $primary; border-title-color: $text; padding: 0 1; }
@@ -59,6 +62,7 @@ class Inspector(Vertical):
         self.searcher = ""
         self.live_view = "no-search"
         self.summary: Text = Text()  # the live search's or the decision's
+        self.summary_shown: Text = Text()  # what the summary shows now
 
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-summary")
@@ -77,7 +81,36 @@ class Inspector(Vertical):
         text = Text(text) if isinstance(text, str) else text
         if keep:
             self.summary = text
-        self.query_one("#inspector-summary", Static).update(text, layout=False)
+        self.summary_shown = text
+        summary = self.query_one("#inspector-summary", Static)
+        self.fit_summary(summary, text)
+        summary.update(text, layout=False)
+
+    def summary_height(self, summary: Static, text: Text) -> int:
+        """The lines `text` takes at the summary's width, at least SUMMARY_LINES."""
+        width = summary.content_size.width
+        return max(SUMMARY_LINES, len(text.wrap(self.app.console, width)) if width else 0)
+
+    def fit_summary(self, summary: Static, text: Text) -> None:
+        """As many lines as `text` takes: a narrow inspector wraps its lines rather
+        than cutting them off. The height changes only when the count of lines does,
+        so live updates cost no relayout."""
+        height = self.summary_height(summary, text)
+        if summary.styles.height is None or summary.styles.height.value != height:
+            summary.styles.height = height
+
+    @property
+    def summary_fitted(self) -> bool:
+        """Whether the summary is as high as its text needs (for tests and snapshots:
+        a resize fits it after the next refresh)."""
+        summary = self.query_one("#inspector-summary", Static)
+        return summary.styles.height is not None and summary.styles.height.value == \
+            self.summary_height(summary, self.summary_shown)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_summary,
+                                self.query_one("#inspector-summary", Static),
+                                self.summary_shown)
 
     def show_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view

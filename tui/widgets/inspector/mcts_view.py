@@ -5,6 +5,10 @@ Snapshots arrive up to 20 times a second and the user may re-sort at any time, s
 rows are places, not moves: each snapshot writes the root moves, sorted, into rows
 0..n-1 cell by cell. Nothing is cleared (that would reset the scroll) and every column
 has a fixed width (a width fitted to the cells would depend on when a snapshot came).
+A table too narrow for every column first writes each move in the game's notation
+instead of its description, then closes up the cells' padding, so that the move, its
+visits and its mean keep their place; then it drops whole columns in a planned order
+(KEEP: the bar first, then UCT, then the share), never a column cut in half.
 """
 from __future__ import annotations
 
@@ -27,6 +31,14 @@ HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
 # The move column's width is fitted to the root's legal moves when a search begins.
 WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("loss in ≤99"),
           len("99.999"))
+
+# The columns a narrow table keeps, the most needed first; each one that fits the
+# width is shown (in COLUMNS' order), the others are left out.
+KEEP = ("move", "visits", "mean", "share", "uct", "bar")
+MUST = KEEP[:3]  # the columns a narrow table gives up its descriptions and padding for
+# (notation instead of descriptions, cell padding) from the widest layout to the
+# narrowest
+LAYOUTS = ((False, 1), (True, 1), (True, 0))
 
 # The sorts: the value each sorts by ("order" is the rules' move order, the order of
 # snapshot.stats), the column whose header shows the arrow, and the columns whose
@@ -100,19 +112,58 @@ class MctsView(DataTable):
         self.moves: list = []  # the move shown in each row, top to bottom
         self.redraw_timer = None
         self.last_drawn = 0.0
+        self.short_labels: dict = {}  # move -> its notation, for a narrow table
+        self.drawn_layout = (COLUMNS, False, 1)  # what planned_layout gave when drawn
+        self.shown: tuple[str, ...] = COLUMNS  # the columns drawn
 
     def on_mount(self) -> None:
         self.add_fixed_columns()
 
-    def add_fixed_columns(self) -> None:
+    def column_widths(self, short: bool) -> dict[str, int]:
+        labels = (self.short_labels if short else self.labels).values()
         move_width = max([cell_len(HEADERS[0] + ARROW[True])] +
-                         [MARKS + cell_len(label) for label in self.labels.values()])
-        widths = (move_width,) + WIDTHS[1:]
-        for key, header, width in zip(COLUMNS, HEADERS, widths):
-            self.add_column(self.header(key, header), key=key, width=width)
+                         [MARKS + cell_len(label) for label in labels])
+        return dict(zip(COLUMNS, (move_width,) + WIDTHS[1:]))
 
-    def header(self, key: str, text: str) -> Text:
-        """A column's label: the sorted column's ends in an arrow."""
+    def planned_layout(self) -> tuple[tuple[str, ...], bool, int]:
+        """(the columns shown, moves in notation, cell padding): the widest of LAYOUTS
+        in which the MUST columns fit the table's width (the narrowest if none does),
+        then the columns in KEEP's order up to the first that does not fit (the move
+        always). All of them, with descriptions, before the table has a width."""
+        if self.size.width == 0:
+            return COLUMNS, False, 1
+        room = self.size.width - self.styles.scrollbar_size_vertical
+        for short, padding in LAYOUTS:
+            widths = self.column_widths(short)
+            if sum(widths[key] + 2 * padding for key in MUST) <= room:
+                break
+        kept, used = set(), 0
+        for key in KEEP:  # the first that does not fit ends it: a planned order
+            used += widths[key] + 2 * padding
+            if used > room and key != "move":
+                break
+            kept.add(key)
+        return tuple(key for key in COLUMNS if key in kept), short, padding
+
+    def add_fixed_columns(self) -> None:
+        self.drawn_layout = self.planned_layout()
+        self.shown, short, self.cell_padding = self.drawn_layout
+        widths = self.column_widths(short)
+        for key in self.shown:
+            self.add_column(self.header(key), key=key, width=widths[key])
+
+    def on_resize(self) -> None:
+        if self.planned_layout() != self.drawn_layout:
+            self.clear(columns=True)
+            self.add_fixed_columns()
+            self.redraw()
+
+    def header(self, key: str) -> Text:
+        """A column's label: the sorted column's ends in an arrow; the share takes the
+        bar's label when the bar is left out."""
+        text = dict(zip(COLUMNS, HEADERS))[key]
+        if key == "share" and "bar" not in self.shown:
+            text = "Share"
         if key not in SORT_COLUMN.values():
             return Text(text)
         sorted_here = SORT_COLUMN[self.sort_by] == key
@@ -125,6 +176,7 @@ class MctsView(DataTable):
             self.redraw_timer = None
         self.game, self.state, self.snapshot, self.played_move = game, state, None, None
         self.labels = {move: game.describe_move(move, state) for move in state.moves()}
+        self.short_labels = {move: game.format_move(move) for move in state.moves()}
         self.moves = []
         self.clear(columns=True)
         self.add_fixed_columns()
@@ -135,6 +187,7 @@ class MctsView(DataTable):
         snapshot, and the table's own measuring (done when idle) finished."""
         moves = 0 if self.snapshot is None else len(self.snapshot.stats)
         return (self.redraw_timer is None and len(self.rows) == moves
+                and self.drawn_layout == self.planned_layout()
                 and not self._updated_cells and not self._require_update_dimensions)
 
     def feed(self, events: list) -> None:
@@ -193,7 +246,7 @@ class MctsView(DataTable):
 
         Only changed cells are written, as each write redraws the table; but DataTable
         redraws its header only on a write, so a new header label writes them all."""
-        headers = [self.header(key, text) for key, text in zip(COLUMNS, HEADERS)]
+        headers = [self.header(key) for key in self.shown]
         relabel = headers != [column.label for column in self.ordered_columns]
         for column, label in zip(self.ordered_columns, headers):
             column.label = label
@@ -207,17 +260,18 @@ class MctsView(DataTable):
         styles = (self.get_component_rich_style("mcts--best"),
                   self.get_component_rich_style("mcts--played"))
         for index, stat in enumerate(ordered):
-            cells = (
-                self.move_cell(stat.move, stat is best, *styles),
-                Text(f"{stat.visits:,}", justify="right"),
-                share_bar(stat.visits / total),
-                Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
-                self.mean_cell(stat),
-                Text(f"{stat.uct:.3f}", justify="right"),
-            )
+            every = {
+                "move": self.move_cell(stat.move, stat is best, *styles),
+                "visits": Text(f"{stat.visits:,}", justify="right"),
+                "bar": share_bar(stat.visits / total),
+                "share": Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
+                "mean": self.mean_cell(stat),
+                "uct": Text(f"{stat.uct:.3f}", justify="right"),
+            }
+            cells = [every[key] for key in self.shown]
             row = str(index)
             if row in self.rows:
-                for column, value in zip(COLUMNS, cells):
+                for column, value in zip(self.shown, cells):
                     if relabel or self.get_cell(row, column) != value:
                         self.update_cell(row, column, value)
             else:
@@ -229,7 +283,10 @@ class MctsView(DataTable):
     def move_cell(self, move, best: bool, best_style, played_style) -> Text:
         """★ marks the move MCTS plays, ▶ the played one, each in its own place."""
         played = move == self.played_move
-        label = self.labels.get(move) or self.game.describe_move(move, self.state)
+        if self.drawn_layout[1]:
+            label = self.short_labels.get(move) or self.game.format_move(move)
+        else:
+            label = self.labels.get(move) or self.game.describe_move(move, self.state)
         return Text.assemble(
             ("★" if best else " ", best_style), ("▶" if played else " ", played_style),
             " ", (label, best_style if best else played_style if played else ""))
