@@ -7,6 +7,8 @@ or, as the CLI and menus write it, `parse_agent("mcts:iterations=5000,seed=1")`.
 """
 from __future__ import annotations
 
+import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -47,12 +49,31 @@ class Setting:
         except ValueError:
             kind = {int: "a whole number", float: "a number"}.get(self.type, "a value")
             raise BadSetting(f"{agent}: {self.name}={text!r} is not {kind}") from None
+        if self.type is float and not math.isfinite(value):
+            raise BadSetting(f"{agent}: {self.name}={text!r} is not a finite number")
         if self.choices and value not in self.choices:
             raise BadSetting(f"{agent}: {self.name}={text!r} is not one of "
                              f"{', '.join(self.choices)}")
         if self.minimum is not None and value < self.minimum:
             raise BadSetting(f"{agent}: {self.name} must be at least {self.minimum}")
         return value
+
+    def text(self, value: Any) -> str:
+        """`value` as a spec writes it, read back by `parse` as the same value: a
+        number as short as it goes (`0.5`, not `0.50000`), a word in double quotes if
+        it has spaces, commas, quotes or backslashes (`split_settings` reads it)."""
+        if self.type is float:
+            short = f"{value:g}"
+            return short if float(short) == value else repr(value)
+        return quoted(str(value)) if self.type is str else str(value)
+
+
+def quoted(text: str) -> str:
+    """A word as a spec writes it: in double quotes if it has spaces, commas, quotes
+    or backslashes."""
+    if text and not re.search(r'[\s,"\\]', text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 SEED = Setting("seed", int, 0, "random seed: the same seed gives the same moves")
@@ -98,9 +119,7 @@ class Agent:
         """The agent as the CLI writes it, e.g. `mcts:iterations=3000,seed=1`: every
         setting chosen (even at its default value) or not at its default."""
         changed = [
-            f"{s.name}={self.settings[s.name]:g}" if s.type is float
-            else f"{s.name}={self.settings[s.name]}"
-            for s in self.settings_spec
+            f"{s.name}={s.text(self.settings[s.name])}" for s in self.settings_spec
             if s.name in self.given or self.settings[s.name] != s.default
         ]
         return self.kind + (":" + ",".join(changed) if changed else "")

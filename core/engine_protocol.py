@@ -108,16 +108,10 @@ def parse_options(text: str | None) -> tuple[tuple[str, str], ...]:
         if not equals or not name or not value:
             raise BadSetting(f"engine: option {item!r} needs a value, as in "
                              "options=\"hash=64 level=3\"")
+        if name in options:
+            raise BadSetting(f"engine: option {name!r} is given twice")
         options[name] = value
     return tuple(options.items())
-
-
-def quoted(text: str) -> str:
-    """A setting's value as a spec writes it: in double quotes if it has spaces,
-    commas, quotes or backslashes (`split_settings` reads it back)."""
-    if text and not re.search(r'[\s,"\\]', text):
-        return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 # --- one running engine --------------------------------------------------------------
@@ -602,17 +596,6 @@ class EngineAgent(Agent):
     def menu_choices(cls) -> list[tuple[str, str]]:
         """None of its own: the menu's "Other agent…" box takes `engine:cmd=…`."""
         return []
-
-    @property
-    def spec(self) -> str:
-        """The agent as the CLI writes it, a value with spaces or commas in quotes."""
-        changed = [
-            f"{s.name}={self.settings[s.name]:g}" if s.type is float
-            else f"{s.name}={quoted(str(self.settings[s.name]))}"
-            for s in self.settings_spec
-            if s.name in self.given or self.settings[s.name] != s.default
-        ]
-        return self.kind + ":" + ",".join(changed)
 
     @property
     def label(self) -> str:

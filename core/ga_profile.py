@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import PlygroundError
+from .game import PlygroundError, shown
 from .games.connect4_strategies import GENE_NAMES
 
 DEFAULT_PROFILE = Path(__file__).resolve().parent / "profiles" / "default.json"
@@ -68,21 +68,27 @@ def save_profile(profile: Profile, path) -> Path:
 def load_profile(path) -> Profile:
     """The profile in `path`; ProfileError saying what is wrong if it is not one."""
     path = Path(path)
+    where = shown(str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ProfileError(f"profile {path}: no such file") from None
+        raise ProfileError(f"profile {where}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise ProfileError(f"profile {path}: cannot read it ({error})") from None
+        raise ProfileError(f"profile {where}: cannot read it ({error})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ProfileError(f"profile {path}: not valid JSON ({error.msg} at line "
+        raise ProfileError(f"profile {where}: not valid JSON ({error.msg} at line "
                            f"{error.lineno}, column {error.colno})") from None
+    except ValueError:  # int() reads at most 4300 digits
+        raise ProfileError(f"profile {where}: a number too long to read") from None
+    except RecursionError:
+        raise ProfileError(f"profile {where}: lists or objects nested too deeply to "
+                           "read") from None
     try:
         return profile_from_data(data)
     except ProfileError as error:
-        raise ProfileError(f"profile {path}: {error}") from None
+        raise ProfileError(f"profile {where}: {error}") from None
 
 
 def profile_from_data(data) -> Profile:
@@ -99,7 +105,7 @@ def profile_from_data(data) -> Profile:
         raise ProfileError(f"missing genes: {', '.join(missing)}")
     extra = sorted(name for name in genes if name not in GENE_NAMES)
     if extra:
-        raise ProfileError(f"unknown genes: {', '.join(extra)} "
+        raise ProfileError(f"unknown genes: {', '.join(map(repr, extra))} "
                            f"(genes: {', '.join(GENE_NAMES)})")
     return Profile(data["name"], tuple(genes[name] for name in GENE_NAMES))
 

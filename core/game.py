@@ -39,6 +39,13 @@ class BadOption(PlygroundError):
     """A game option with a value the game does not allow."""
 
 
+def shown(text: str) -> str:
+    """`text` (a file name, say) as a message shows it: as it is, or in quotes with
+    its escapes if a line break or another unprintable character would spoil the
+    message's one line."""
+    return text if text.isprintable() else repr(text)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: `winner` is 0, 1 or None for a draw."""
@@ -321,18 +328,33 @@ def get_game(id: str, **options: Any) -> Game:
 
 
 def parse_game(text: str) -> Game:
-    """`id` or `id:name=value,...` (values are whole numbers or true/false)."""
+    """`id` or `id:name=value,...` (values are whole numbers or true/false, each
+    option given once)."""
     id, _, rest = text.strip().partition(":")
+    game_entry(id)  # an unknown game is named first (and as typed, quoted)
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         name, equals, value = item.partition("=")
-        value = value.strip().lower()
+        name, value = name.strip(), value.strip().lower()
         if not equals or not value:
             raise BadOption(f"{id}: option {item!r} needs a value, as in name=value")
+        if name in options:
+            raise BadOption(f"{id}: option {name!r} is given twice")
         if value in ("true", "false"):
-            options[name.strip()] = value == "true"
-        elif value.lstrip("-").isdigit():
-            options[name.strip()] = int(value)
+            options[name] = value == "true"
+        elif (number := whole_number(value.removeprefix("-"))) is not None:
+            options[name] = -number if value.startswith("-") else number
         else:
             raise BadOption(f"{id}: option {item!r} is not a whole number or true/false")
     return get_game(id, **options)
+
+
+def whole_number(text: str) -> int | None:
+    """The number `text` writes in the digits 0-9, or None if it is not one: other
+    digits pass str.isdigit (`²`) but not int(), and int() reads 4300 digits at most."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None

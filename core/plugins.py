@@ -16,7 +16,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Callable
 
-from .game import PlygroundError
+from .game import PlygroundError, shown
 
 
 class PluginError(PlygroundError):
@@ -70,10 +70,15 @@ def load_object(ref: str) -> Any:
     """The object `path/to/file.py:Name` or `package.module:Name` names."""
     source, _, name = ref.partition(":")
     source, name = source.strip(), name.strip()
+    where = shown(ref)
     if source.endswith(".py") or "/" in source or "\\" in source:
         path = Path(source).expanduser()
-        if not path.is_file():
-            raise PluginError(f"{ref}: there is no file {source!r}")
+        try:
+            found = path.is_file()
+        except OSError:  # a name too long for the system, say
+            found = False
+        if not found:
+            raise PluginError(f"{where}: there is no file {source!r}")
         module_name = f"plyground_plugin_{abs(hash(str(path.resolve())))}"
         module = sys.modules.get(module_name)
         if module is None:
@@ -83,7 +88,7 @@ def load_object(ref: str) -> Any:
             try:
                 spec.loader.exec_module(module)
             except BaseException as error:
-                raise PluginError(f"{ref}: the file failed to import: "
+                raise PluginError(f"{where}: the file failed to import: "
                                   f"{describe_error(error)}") from None
             finally:
                 sys.path.remove(str(path.resolve().parent))
@@ -92,11 +97,11 @@ def load_object(ref: str) -> Any:
         try:
             module = importlib.import_module(source)
         except ModuleNotFoundError as error:
-            raise PluginError(f"{ref}: no module named {error.name!r}") from None
+            raise PluginError(f"{where}: no module named {error.name!r}") from None
         except BaseException as error:
-            raise PluginError(f"{ref}: the module failed to import: "
+            raise PluginError(f"{where}: the module failed to import: "
                               f"{describe_error(error)}") from None
     try:
         return getattr(module, name)
     except AttributeError:
-        raise PluginError(f"{ref}: {source} has no {name!r}") from None
+        raise PluginError(f"{where}: {shown(source)} has no {name!r}") from None

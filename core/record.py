@@ -39,7 +39,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game
+from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game, shown
 from .gametree import GameNode, GameTree
 from .match import Match, parse_side
 
@@ -262,15 +262,16 @@ def write_atomically(path: Path, text: str) -> None:
 
 def load_record(path: str | os.PathLike) -> GameRecord:
     path = Path(path).expanduser()
+    where = shown(str(path))
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise RecordError(f"no game record at {path}") from None
+        raise RecordError(f"no game record at {where}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file (not a game record)") from None
+        raise RecordError(f"{where} is not a text file (not a game record)") from None
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    return parse_record(text, source=str(path))
+        raise RecordError(f"cannot read {where}: {error.strerror}") from None
+    return parse_record(text, source=where)
 
 
 def parse_record(text: str, source: str = "record") -> GameRecord:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..game import (BadOption, Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game)
+                    register_game, whole_number)
 
 SIDE_LABELS = ("Red", "Blue")
 SIDE_LETTERS = ("r", "b")
@@ -153,8 +153,9 @@ class Cephalopod(Game):
 
     def parse_cell(self, text: str) -> int:
         text = text.strip().lower()
-        if len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
-            col, row = ord(text[0]) - ord("a"), self.rows - int(text[1:])
+        number = whole_number(text[1:])
+        if text[:1].isalpha() and number is not None:
+            col, row = ord(text[0]) - ord("a"), self.rows - number
             if 0 <= col < self.cols and 0 <= row < self.rows:
                 return row * self.cols + col
         last = f"{'abcdefghi'[self.cols - 1]}{self.rows}"

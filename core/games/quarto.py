@@ -14,7 +14,7 @@ from functools import cached_property
 from itertools import permutations
 
 from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game)
+                    register_game, whole_number)
 from ..values import WIN
 
 SIDE_LABELS = ("Player 1", "Player 2")
@@ -67,8 +67,9 @@ def piece_words(piece: int) -> str:
 def parse_piece(text: str) -> int:
     """A piece as a number 0-15, a hex digit, or four attribute letters (`TdSh`)."""
     text = text.strip()
-    if text.isdigit() and 0 <= int(text) < 16:
-        return int(text)
+    number = whole_number(text)
+    if number is not None and number < 16:
+        return number
     if len(text) == 1 and text.lower() in "abcdef":
         return int(text, 16)
     if len(text) == 4:

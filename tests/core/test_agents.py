@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import (AGENT_KINDS, BadSetting, IllegalMove, UnknownName, get_game,
-                             make_agent, parse_agent)
+from plyground.core import (AGENT_KINDS, BadSetting, IllegalMove, UnknownName,
+                             game_entries, get_game, make_agent, parse_agent)
 
 GAME = get_game("connect4")
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +88,12 @@ def test_every_agent_reports_its_decision_to_the_observer(kind):
     recorder = Recorder()
     settings = {"iterations": 50} if kind == "mcts" else {"depth": 2} \
         if kind in ("minimax", "alphabeta", "seed") else {}
-    game = GAME if AGENT_KINDS[kind].plays(GAME) else get_game("boom")  # the seed engine
-    done = make_agent(kind, **settings, **NEEDED.get(kind, {})).decide(game.parse_position("4453"), observer=recorder)
+    # Connect 4, else the first game the agent plays (BOOM for the seed engine, an
+    # installed game for a plugin's agent, whichever tests loaded plugins first)
+    game = next(get_game(entry.id) for entry in game_entries()
+                if AGENT_KINDS[kind].plays(get_game(entry.id)))
+    state = game.parse_position("4453") if game.id in ("connect4", "boom") else \
+        game.start()
+    done = make_agent(kind, **settings, **NEEDED.get(kind, {})).decide(
+        state, observer=recorder)
     assert recorder.events[-1] == done and isinstance(done, SearchDone)

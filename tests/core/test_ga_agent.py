@@ -189,7 +189,7 @@ GOOD_GENES = '{"block_two": 0.1, "centre": 0.2, "sequential": 0.3, "horizontal":
     ('{"name": "x", "genes": {"block_two": 0.1, "centre": 0.2}}',
      "missing genes: sequential, horizontal"),
     ('{"name": "x", "genes": {"block_two": 0.1, "centre": 0.2, "sequential": 0.3, '
-     '"horizontal": 0.4, "greed": 1}}', "unknown genes: greed"),
+     '"horizontal": 0.4, "greed": 1}}', "unknown genes: 'greed'"),
     ('{"name": "x", "genes": {"block_two": "high", "centre": 0.2, "sequential": 0.3, '
      '"horizontal": 0.4}}', "gene block_two is 'high', not a number"),
     ('{"name": "x", "genes": {"block_two": true, "centre": 0.2, "sequential": 0.3, '
