@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench clean
+.PHONY: play test bench fuzz clean
 
 $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/python -m tests.bench
+
+# the UI fuzzer's long run: 10,000 random keys, clicks and resizes (the suite runs a
+# short one); SEED=n for another run, the same events for the same seed
+SEED ?= 1
+fuzz: $(STAMP)
+	$(VENV)/bin/python -m tests.tui.fuzz --events 10000 --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
