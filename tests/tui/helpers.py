@@ -48,8 +48,16 @@ async def settled(pilot, app) -> None:
     inspector's summary is as high as its text."""
     screen = app.game_screen
     table = screen.query_one(MctsView)
-    await wait_until(pilot, lambda: screen.search is None and screen.timer is None
-                     and table.settled and screen.inspector.summary_fitted)
+
+    def states() -> dict[str, bool]:
+        return {"no search": screen.search is None, "no timer": screen.timer is None,
+                "table settled": table.settled,
+                "summary fitted": screen.inspector.summary_fitted}
+
+    try:
+        await wait_until(pilot, lambda: all(states().values()))
+    except AssertionError:
+        raise AssertionError(f"the screen did not settle: {states()}") from None
 
 
 def status_text(app) -> str:

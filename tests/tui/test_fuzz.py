@@ -9,7 +9,7 @@ from tests.tui.fuzz import GAMES, consistency_problem, fuzz
 async def test_a_short_fuzz_over_every_game_finds_nothing():
     report = await fuzz(events=4 * 25, seed=7, per_session=25)
     assert report.problems == []
-    assert report.events == 100 and report.sessions == len(GAMES)
+    assert report.events == 100 and report.sessions >= len(GAMES)
 
 
 async def test_the_fuzzers_check_sees_a_board_that_disagrees_with_the_moves():

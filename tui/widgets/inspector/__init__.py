@@ -47,6 +47,40 @@ def exact_row(game, state, result: SearchDone) -> Text:
 SUMMARY_LINES = 4  # the summary's least height: a search's figures, line and legend
 
 
+class Summary(Static):
+    """The lines above the inspector's view, as high as they wrap to at its width (at
+    least SUMMARY_LINES): a narrow inspector wraps them rather than cutting them off.
+    Its height changes only when the count of lines does, so the 20 live updates a
+    second cost no relayout; a new width refits it."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.text = Text()
+
+    def show(self, text: Text) -> None:
+        self.text = text
+        self.fit()
+        self.update(text, layout=False)
+
+    def needed(self) -> int:
+        width = self.content_size.width
+        return max(SUMMARY_LINES, len(self.text.wrap(self.app.console, width))
+                   if width else 0)
+
+    def fit(self) -> None:
+        height = self.needed()
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    @property
+    def fitted(self) -> bool:
+        """Whether it is as high as its text needs (tests and snapshots wait for it)."""
+        return self.styles.height is not None and self.styles.height.value == self.needed()
+
+
 class Inspector(Vertical):
     DEFAULT_CSS = """
     Inspector { border: round $primary; border-title-color: $text; padding: 0 1; }
@@ -62,10 +96,9 @@ class Inspector(Vertical):
         self.searcher = ""
         self.live_view = "no-search"
         self.summary: Text = Text()  # the live search's or the decision's
-        self.summary_shown: Text = Text()  # what the summary shows now
 
     def compose(self) -> ComposeResult:
-        yield Static(id="inspector-summary")
+        yield Summary(id="inspector-summary")
         with ContentSwitcher(initial="no-search"):
             yield Static("No search yet: the inspector shows an agent's search while it "
                          "thinks.", id="no-search")
@@ -76,41 +109,16 @@ class Inspector(Vertical):
             yield Static(id="past-view")
 
     def set_summary(self, text: str | Text, keep: bool = True) -> None:
-        """The lines above the view (a fixed height: no relayout at 20 updates/s);
-        `keep` makes them the ones step mode gives back."""
+        """The lines above the view; `keep` makes them the ones step mode gives
+        back."""
         text = Text(text) if isinstance(text, str) else text
         if keep:
             self.summary = text
-        self.summary_shown = text
-        summary = self.query_one("#inspector-summary", Static)
-        self.fit_summary(summary, text)
-        summary.update(text, layout=False)
-
-    def summary_height(self, summary: Static, text: Text) -> int:
-        """The lines `text` takes at the summary's width, at least SUMMARY_LINES."""
-        width = summary.content_size.width
-        return max(SUMMARY_LINES, len(text.wrap(self.app.console, width)) if width else 0)
-
-    def fit_summary(self, summary: Static, text: Text) -> None:
-        """As many lines as `text` takes: a narrow inspector wraps its lines rather
-        than cutting them off. The height changes only when the count of lines does,
-        so live updates cost no relayout."""
-        height = self.summary_height(summary, text)
-        if summary.styles.height is None or summary.styles.height.value != height:
-            summary.styles.height = height
+        self.query_one(Summary).show(text)
 
     @property
     def summary_fitted(self) -> bool:
-        """Whether the summary is as high as its text needs (for tests and snapshots:
-        a resize fits it after the next refresh)."""
-        summary = self.query_one("#inspector-summary", Static)
-        return summary.styles.height is not None and summary.styles.height.value == \
-            self.summary_height(summary, self.summary_shown)
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.fit_summary,
-                                self.query_one("#inspector-summary", Static),
-                                self.summary_shown)
+        return self.query_one(Summary).fitted
 
     def show_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view
