@@ -83,6 +83,12 @@ class PlygroundApp(App):
         self.analyst.close()
         self.reviewer.close()
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot saves to the current folder, as Textual's docs say,
+        not to a downloads folder that may not exist (it then failed)."""
+        return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
+
     def exit_if_the_terminal_is_gone(self) -> None:
         """A closed terminal does not always send its hangup signal (not through
         `make play`, say), and an app left reading a dead terminal spins a core."""
