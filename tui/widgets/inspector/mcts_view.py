@@ -32,8 +32,8 @@ HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
 WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("loss in ≤99"),
           len("99.999"))
 
-# The columns a narrow table keeps, the most needed first; each one that fits the
-# width is shown (in COLUMNS' order), the others are left out.
+# The columns a narrow table keeps, the most needed first: it shows them (in COLUMNS'
+# order) up to the first that does not fit.
 KEEP = ("move", "visits", "mean", "share", "uct", "bar")
 MUST = KEEP[:3]  # the columns a narrow table gives up its descriptions and padding for
 # (notation instead of descriptions, cell padding) from the widest layout to the
@@ -114,7 +114,6 @@ class MctsView(DataTable):
         self.last_drawn = 0.0
         self.short_labels: dict = {}  # move -> its notation, for a narrow table
         self.drawn_layout = (COLUMNS, False, 1)  # what planned_layout gave when drawn
-        self.shown: tuple[str, ...] = COLUMNS  # the columns drawn
 
     def on_mount(self) -> None:
         self.add_fixed_columns()
@@ -147,10 +146,15 @@ class MctsView(DataTable):
 
     def add_fixed_columns(self) -> None:
         self.drawn_layout = self.planned_layout()
-        self.shown, short, self.cell_padding = self.drawn_layout
+        _, short, self.cell_padding = self.drawn_layout
         widths = self.column_widths(short)
         for key in self.shown:
             self.add_column(self.header(key), key=key, width=widths[key])
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The columns drawn."""
+        return self.drawn_layout[0]
 
     def on_resize(self) -> None:
         if self.planned_layout() != self.drawn_layout:
@@ -161,7 +165,7 @@ class MctsView(DataTable):
     def header(self, key: str) -> Text:
         """A column's label: the sorted column's ends in an arrow; the share takes the
         bar's label when the bar is left out."""
-        text = dict(zip(COLUMNS, HEADERS))[key]
+        text = HEADERS[COLUMNS.index(key)]
         if key == "share" and "bar" not in self.shown:
             text = "Share"
         if key not in SORT_COLUMN.values():
