@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .game import PlygroundError
 from .games.connect4 import BOARD, GAME
+from .paths import write_atomically
 
 BOOK_PATH = Path(__file__).resolve().parent / "books" / "connect4.json"
 FORMAT = "plyground connect4 book"
@@ -199,13 +200,6 @@ class Progress:
         write_atomically(self.path, json.dumps({
             "format": self.FORMAT, "depth": self.depth, "seconds": self.seconds,
             "wall": self.wall, "scores": self.scores}))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `path` whole or not at all (a temporary file beside it, then a rename)."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text)
-    os.replace(temporary, path)
 
 
 class Lanes:

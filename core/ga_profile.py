@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .game import PlygroundError, shown
 from .games.connect4_strategies import GENE_NAMES
+from .paths import data_home, write_atomically
 
 DEFAULT_PROFILE = Path(__file__).resolve().parent / "profiles" / "default.json"
 PROFILES_ENV = "PLYGROUND_PROFILES"
@@ -61,7 +62,7 @@ def profile_json(profile: Profile) -> str:
 def save_profile(profile: Profile, path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(profile_json(profile), encoding="utf-8")
+    write_atomically(path, profile_json(profile))
     return path
 
 
@@ -111,12 +112,13 @@ def profile_from_data(data) -> Profile:
 
 
 def user_profiles_dir() -> Path:
-    """Where saved profiles live: $PLYGROUND_PROFILES, else
-    ~/.local/share/plyground/profiles (not created until a profile is installed)."""
+    """Where saved profiles live: $PLYGROUND_PROFILES, else `profiles` in the data
+    folder (paths.py: $PLYGROUND_HOME, else ~/.local/share/plyground), not created
+    until a profile is installed."""
     configured = os.environ.get(PROFILES_ENV)
     if configured:
         return Path(configured).expanduser()
-    return Path.home() / ".local" / "share" / "plyground" / "profiles"
+    return data_home(create=False) / "profiles"
 
 
 def install_profile(profile, path=None) -> Path:

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
-import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -42,6 +40,7 @@ from typing import Iterator
 from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game, shown
 from .gametree import GameNode, GameTree
 from .match import Match, parse_side
+from .paths import write_atomically
 
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 UNFINISHED = "*"
@@ -226,39 +225,6 @@ def save_record(path: str | os.PathLike, record: GameRecord) -> None:
     file that cannot be written raises the OSError (the old one stays as it was)."""
     write_atomically(Path(path), format_record(record))
 
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to a new file beside `path`, then move it over `path` in one step:
-    `path` is either the old file or the new one, never part of either, and the new
-    file is left behind by no failure. A new file gets the usual permissions (the
-    umask's), a replaced one keeps its own."""
-    path = Path(path).expanduser()
-    folder = path.parent
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-        try:
-            handle = os.open(temporary, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        try:
-            os.chmod(handle, stat.S_IMODE(os.stat(path).st_mode))
-        except (FileNotFoundError, NotADirectoryError, AttributeError,
-                NotImplementedError):
-            pass
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
-# --- reading -------------------------------------------------------------------------
 
 def load_record(path: str | os.PathLike) -> GameRecord:
     path = Path(path).expanduser()

@@ -19,8 +19,9 @@ from rich.table import Table
 
 from plyground.core import PlygroundError
 from plyground.core.history import History
+from plyground.core.paths import write_atomically
 from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
-                                   parse_record, write_atomically)
+                                   parse_record)
 
 from .exit_codes import USAGE_ERROR
 

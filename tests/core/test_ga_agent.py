@@ -238,9 +238,15 @@ def test_user_profiles(tmp_path, monkeypatch):
     assert copied == folder / "copy.json" and load_profile(copied).name == "zeta"
 
 
-def test_default_user_folder(monkeypatch):
+def test_default_user_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("PLYGROUND_PROFILES", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("PLYGROUND_HOME", raising=False)
     assert user_profiles_dir().parts[-4:] == (".local", "share", "plyground", "profiles")
+    # the data folder's, like the history's: a test run's PLYGROUND_HOME holds them
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
+    assert user_profiles_dir() == tmp_path / "profiles"
+    assert not user_profiles_dir().exists()  # created by the first install only
 
 
 # -- the agent ------------------------------------------------------------------------

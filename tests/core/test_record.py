@@ -20,8 +20,8 @@ from plyground.core.game import IllegalMove, Outcome, PlygroundError
 from plyground.core.gametree import GameNode, GameTree
 from plyground.core.match import Match
 from plyground.core.record import (GameRecord, RecordError, format_record, load_record,
-                                   parse_record, record_of, save_record,
-                                   write_atomically)
+                                   parse_record, record_of, save_record)
+from plyground.core.paths import write_atomically
 
 SPECS = ["connect4", "boom", "cephalopod", "cephalopod:rows=3,cols=3", "quarto"]
 DATE = "2026-11-23T14:02:11"
