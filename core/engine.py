@@ -23,7 +23,6 @@ dies, the next search starts a new one.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import queue
 import sys
 import threading
@@ -36,6 +35,7 @@ from typing import Any, Callable
 
 from .search.control import Budget, SearchControl, StopFlag, TickClock
 from .search.events import TRACE_EVENTS, Recorder, SearchDone, TraceProgress
+from .spawn import spawn_context
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
 DEFAULT_TRACE_CAP = 200_000
@@ -289,7 +289,7 @@ class Engine:
         self._queue: queue.Queue = queue.Queue()
         self.listener = listener or self._queue.put
         self.clock = clock
-        self._context = multiprocessing.get_context("spawn")
+        self._context = spawn_context()
         self._stop_buffer = self._context.RawArray("b", 8)
         self._stop = StopFlag(self._stop_buffer)
         # every search id up to this one was cancelled (the child reads it too)

@@ -23,7 +23,6 @@ process pool.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
@@ -32,6 +31,7 @@ from .game import PlygroundError
 from .games.connect4 import GAME as CONNECT4
 from .games.connect4_strategies import GENE_NAMES, choose_column
 from .rng import SplitMix64, derive_seed
+from .spawn import spawn_context
 from .tournament import round_robin, start_worker
 
 Genes = tuple[float, ...]
@@ -159,7 +159,7 @@ def train(settings: TrainingSettings, jobs: int,
     workers."""
     settings.check()
     population = first_population(settings)
-    context = multiprocessing.get_context("spawn")
+    context = spawn_context()
     stop_buffer = context.RawArray("b", 8)
     with ProcessPoolExecutor(jobs, context, initializer=start_worker,
                              initargs=(CONNECT4.id, stop_buffer)) as pool:

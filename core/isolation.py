@@ -26,6 +26,7 @@ from .bot import BotAgent
 from .game import State, parse_game
 from .search.control import Budget, SearchControl, SearchStopped, StopFlag
 from .search.events import SearchDone
+from .spawn import spawn_context
 
 # How long an agent without a time budget may take over a decision, and any agent over
 # starting (imports, the game's kernels, its own preparation), before it forfeits.
@@ -129,7 +130,7 @@ class Child:
         return self.process is not None
 
     def start(self) -> None:
-        context = multiprocessing.get_context("spawn")  # never fork: see tournament.py
+        context = spawn_context()
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=serve, args=(theirs,), daemon=True,
                                        name="plyground-agent")

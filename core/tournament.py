@@ -22,7 +22,6 @@ level under `if __name__ == "__main__":` (plyground's entry points do).
 """
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import closing, nullcontext
@@ -38,6 +37,7 @@ from .isolation import Isolation
 from .rng import derive_seed
 from .search.control import SearchControl, SearchStopped, StopFlag
 from .search.events import SearchDone
+from .spawn import spawn_context
 
 
 def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
@@ -203,7 +203,7 @@ def run_games(game: Game, matches: Sequence[tuple[Players, int]], games: int,
     Closing the generator early (contextlib.closing), or Ctrl-C while it waits, stops
     the matches: games under way are cut short, the others never start, and the
     workers have exited when it returns."""
-    context = multiprocessing.get_context("spawn")
+    context = spawn_context()
     stop_buffer = context.RawArray("b", 8)
     with ProcessPoolExecutor(min(jobs, games * len(matches)), context,
                              initializer=start_worker,

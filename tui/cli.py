@@ -43,7 +43,7 @@ from plyground.core.game import GameEntry, Move, Outcome
 from plyground.core.history import History, moves_of_line, played_record
 from plyground.core.isolation import Isolation
 from plyground.core.match import forfeit_outcome, seeded
-from plyground.core.perft import distinct_positions, perft
+from plyground.core.perft import distinct_levels, perft_levels
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
 from plyground.core.record import load_record
@@ -80,6 +80,15 @@ class OneLineErrors(TyperGroup):
             print("error: " + " ".join(message.split()), file=sys.stderr)
             sys.exit(USAGE_ERROR)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Ctrl-C in a command that does not report it itself (analyze, perft, solve)
+        ends it with a line that says so; typer alone would end it silently."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
 
 
 def hide_flag_types(command: Any) -> None:
@@ -786,10 +795,11 @@ def count_positions(
 ) -> None:
     """Count move sequences (perft) or distinct positions per ply.
 
-    Prints one `n count` line for each n = 0..depth, from the start position.
+    Prints one `n count` line for each n = 0..depth, from the start position, each as
+    soon as it is counted.
     """
     game = parse_game(game_spec)
-    for n, count in enumerate((distinct_positions if distinct else perft)(game, depth)):
+    for n, count in enumerate((distinct_levels if distinct else perft_levels)(game, depth)):
         typer.echo(f"{n} {count}")
 
 

@@ -11,35 +11,9 @@ import time
 
 import pytest
 
+from tests.processes import descendants, running
+
 WATCH = ["play", "connect4", "--x", "mcts:time=30", "--o", "mcts:time=30"]
-
-
-def descendants(pid: int) -> set[int]:
-    """The processes below `pid`, read from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def running(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie is not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def read_for(fd: int, seconds: float) -> bytes:

@@ -1,5 +1,5 @@
 """`python -m plyground` runs the same CLI as the `plyground` console script."""
-from plyground.tui.cli import main
+from plyground.tui.launch import main
 
 # The guard matters: the engine's spawned process re-imports the main module.
 if __name__ == "__main__":

@@ -1,0 +1,39 @@
+"""Child processes that Ctrl-C does not reach. In a terminal, Ctrl-C signals every
+process of the command; the parent alone must handle it (it stops its children
+itself). Each child ignores SIGINT once its own code runs, but it first spends a second
+or so importing, and SIGINT then would end it with a traceback. So children start with
+SIGINT blocked, which they inherit from the thread that starts them: the signal never
+reaches them. The parent keeps it: its other threads, or the starting thread once the
+child has started, still take a Ctrl-C pressed meanwhile."""
+from __future__ import annotations
+
+import multiprocessing.context
+import signal
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT held back from the calling thread (and what it starts) for the block."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+class SpawnedProcess(multiprocessing.context.SpawnProcess):
+    def start(self) -> None:
+        with sigint_blocked():
+            super().start()
+
+
+class SpawnContext(multiprocessing.context.SpawnContext):
+    """multiprocessing's spawn context (never fork: see tournament.py) whose processes,
+    those of a ProcessPoolExecutor given it too, start out of Ctrl-C's reach."""
+    Process = SpawnedProcess
+
+
+def spawn_context() -> SpawnContext:
+    return SpawnContext()

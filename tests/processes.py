@@ -1,0 +1,50 @@
+"""Processes as /proc shows them, for the tests that check nothing is left running."""
+from __future__ import annotations
+
+import os
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat's fields after the command name (state, parent, group,
+    session, ...), or None once the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie is not)."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def live_processes() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes below `pid`."""
+    children: dict[int, list[int]] = {}
+    for process in live_processes():
+        fields = stat_fields(process)
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(process)
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def in_session(session: int) -> list[int]:
+    """The live processes of session `session`: a command started as the leader of a
+    session of its own, and every process it started, even one its parent left."""
+    members = []
+    for process in live_processes():
+        fields = stat_fields(process)
+        if fields is not None and fields[0] != "Z" and int(fields[3]) == session:
+            members.append(process)
+    return members
