@@ -109,13 +109,16 @@ class BoomState(GravityPosition):
         wait = self.turns_to_bomb(side)
         return None if wait is None else self.turns_taken(side) + wait
 
-    def bomb_status(self, side: int) -> str:
+    def bomb_status(self, side: int, short: bool = False) -> str:
         """For people, in a few words: `bomb on the board`, `bomb with its next piece`
-        or `next bomb in 3 turns`."""
+        or `next bomb in 3 turns`; `short`, after the word bomb: `on board`, `next
+        piece` or `in 3 turns`."""
         wait = self.turns_to_bomb(side)
         if wait is None:
-            return "bomb on the board"
-        return "bomb with its next piece" if wait == 1 else f"next bomb in {wait} turns"
+            return "on board" if short else "bomb on the board"
+        if wait == 1:
+            return "next piece" if short else "bomb with its next piece"
+        return f"in {wait} turns" if short else f"next bomb in {wait} turns"
 
     # --- the rules -----------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import time
 
 from plyground.tui.app import create_app
 from plyground.tui.widgets.inspector.mcts_view import MctsView
+from plyground.tui.widgets.move_list import MoveList
 
 SIZE = (160, 50)
 SMALL = (80, 24)  # the smallest terminal every screen must stay usable in
@@ -45,14 +46,18 @@ async def settled(pilot, app) -> None:
     """Wait until no search runs, nothing is scheduled to start, the MCTS table
     has drawn and measured its last snapshot (its redraws are throttled, and a
     screenshot taken before the table is idle could catch it half laid out) and the
-    inspector's summary is as high as its text."""
+    inspector's summary is as high as its text, and the move list, when it shows the
+    live game, is scrolled to its last moves."""
     screen = app.game_screen
     table = screen.query_one(MctsView)
+    moves = screen.query_one(MoveList)
 
     def states() -> dict[str, bool]:
         return {"no search": screen.search is None, "no timer": screen.timer is None,
                 "table settled": table.settled,
-                "summary fitted": screen.inspector.summary_fitted}
+                "summary fitted": screen.inspector.summary_fitted,
+                "live moves at their end": moves.current is not moves.live
+                or moves.at_its_end}
 
     try:
         await wait_until(pilot, lambda: all(states().values()))

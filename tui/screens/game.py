@@ -93,6 +93,10 @@ class SearchRecord:
 
 
 WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
+# Terminal rows below which the left column is packed, so that the move list keeps
+# room beside a 7 x 7 board at 80 x 24: the status takes two rows and leaves out the
+# keys the footer lists, and the move list keeps only its top border, with its title.
+SHORT_SCREEN = 30
 
 
 class GameScreen(GameReview, Screen):
@@ -102,6 +106,10 @@ class GameScreen(GameReview, Screen):
     GameScreen #left { width: 48; padding: 0 1; }
     GameScreen #status { height: 3; padding: 0 1; margin: 1 0 0 0; }
     GameScreen #status.error { color: $error; }
+    GameScreen.-short #status { height: 2; margin: 0; }
+    GameScreen.-short MoveList, GameScreen.-short MoveList:focus {
+        border: none; border-top: round $panel-lighten-2; }
+    GameScreen.-short MoveList:focus { border-top: round $accent; }
     GameScreen #inspector { width: 1fr; }
     """
     # The footer shows these in this order, as many as fit: the keys a player needs
@@ -199,7 +207,12 @@ class GameScreen(GameReview, Screen):
         footer.compact = self.app.size.width < WIDE_FOOTER
         footer.show_command_palette = self.app.size.width >= WIDE_FOOTER
 
+    @property
+    def short(self) -> bool:
+        return self.app.size.height < SHORT_SCREEN
+
     def fit_board(self) -> None:
+        self.set_class(self.short, "-short")  # (the status follows from the next turn)
         large = (self.app.size.height >= LARGE_BOARD_HEIGHT
                  and self.app.size.width >= LARGE_BOARD_WIDTH)
         self.board.set_large(large)
@@ -291,7 +304,8 @@ class GameScreen(GameReview, Screen):
         elif agent is None:
             yours = "" if self.match.is_human(1 - self.match.state.to_move) else \
                 " — your turn"
-            self.set_status(f"{side} to move{yours}: {self.board.hint}")
+            hint = "" if self.short else f": {self.board.hint}"  # short: the footer's
+            self.set_status(f"{side} to move{yours}{hint}")
         elif self.paused:
             self.set_status(f"Paused. {side} ({agent.label}) is next: "
                             "press . for one move, p to resume.")

@@ -70,6 +70,7 @@ class MoveList(VerticalScroll, can_focus=True):
             self.write_main_line(text, tree.root)
         if current is tree.root and tree.root.children:
             text.append("\n(start position shown)", style="dim")
+        text.rstrip()  # a last empty line would be all a one-line list shows
         self.query_one("#moves", Static).update(text)
         self.border_title = "Moves" if current is live else \
             "Moves — viewing (End or l: live game)"
@@ -77,6 +78,17 @@ class MoveList(VerticalScroll, can_focus=True):
             self.scroll_end(animate=False)
         else:
             self.call_after_refresh(self.scroll_to_current, text)
+
+    def on_resize(self) -> None:
+        """Live, the list stays at its end however late its new text is laid out: on a
+        busy machine the scroll_end above can run before, and land on the old end."""
+        if self.current is not None and self.current is self.live:
+            self.scroll_end(animate=False, immediate=True)
+
+    @property
+    def at_its_end(self) -> bool:
+        """Whether the list shows the game's last moves (as it should when live)."""
+        return self.scroll_y >= self.max_scroll_y
 
     def scroll_to_current(self, text: Text) -> None:
         lines = text.plain[:self.current_offset].count("\n") if self.current_offset else 0

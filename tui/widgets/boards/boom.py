@@ -149,19 +149,30 @@ class BoomBoard(Connect4Board):
 
     @property
     def button_line(self) -> int:
-        """The content row of the BOOM button (after a gap at full size, and the two
-        sides' bomb lines)."""
-        return self.grid_height + self.large + 2
+        """The content row of the BOOM button: after a gap and the two sides' bomb
+        lines at full size; compact, after one line for both bombs."""
+        return self.grid_height + (3 if self.large else 1)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.button_line + 1
 
+    def side_dot(self, side: int) -> tuple[str, Style]:
+        style = self.get_component_rich_style(("board--first", "board--second")[side])
+        return "●", Style(color=style.color)
+
     def bomb_line(self, side: int) -> Text:
         """The side's colour, its name, and its bomb: on the board, or how soon."""
-        style = self.get_component_rich_style(("board--first", "board--second")[side])
-        return Text.assemble(("●", Style(color=style.color)),
-                             f" {self.game.side_labels[side]}: "
+        return Text.assemble(self.side_dot(side), f" {self.game.side_labels[side]}: "
                              f"{self.state.bomb_status(side)}")
+
+    def bombs_line(self) -> Text:
+        """Compact, both bombs on one line, each after its side's colour:
+        `Bombs: ● on board  ● in 3 turns`."""
+        parts: list = ["Bombs:"]
+        for side in (0, 1):
+            parts += ["  " if side else " ", self.side_dot(side),
+                      " " + self.state.bomb_status(side, short=True)]
+        return Text.assemble(*parts)
 
     def button(self) -> Text:
         """Live (and saying whose bomb) only when the player to move may BOOM."""
@@ -172,6 +183,10 @@ class BoomBoard(Connect4Board):
         return Text(BUTTON, self.get_component_rich_style("boom--button-off"))
 
     def render(self) -> Text:
-        lines = [super().render()] + [Text("")] * self.large
-        lines += [self.bomb_line(0), self.bomb_line(1), self.button()]
+        lines = [super().render()]
+        if self.large:
+            lines += [Text(""), self.bomb_line(0), self.bomb_line(1)]
+        else:
+            lines.append(self.bombs_line())
+        lines.append(self.button())
         return Text("\n", no_wrap=True).join(lines)
