@@ -125,10 +125,12 @@ def quarto_endgame(rng: random.Random, game, empty: int):
     while True:
         state = game.start().play(rng.choice(game.start().moves()))
         while state.placed < 16 - empty:
-            quiet = [m for m in state.moves() if gives_no_win(state, m)]
-            if not quiet:
+            moves = state.moves()
+            rng.shuffle(moves)  # the first quiet one: any quiet move as likely
+            move = next((m for m in moves if gives_no_win(state, m)), None)
+            if move is None:
                 break
-            state = state.play(rng.choice(quiet))
+            state = state.play(move)
         if state.placed == 16 - empty and state.outcome() is None:
             return state
 

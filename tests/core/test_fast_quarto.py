@@ -1,7 +1,8 @@
 """The Quarto alpha-beta kernel and the exact endgame, against brute force and the rules.
 
 Endgames come from seeded random play that avoids handing the opponent a win, so that
-they are not over at once; brute force is plain negamax over the rules, no pruning.
+they are not over at once; brute force is plain negamax over the rules, no pruning
+(positions met again by another move order are remembered).
 """
 from __future__ import annotations
 
@@ -28,11 +29,17 @@ def compiled():
     warm_up("quarto")
 
 
-def brute_force(state: QuartoState) -> int:
-    outcome = state.outcome()
-    if outcome is not None:
-        return terminal_value(outcome, state.ply, state.to_move)
-    return max(-brute_force(state.play(move)) for move in state.moves())
+def brute_force(state: QuartoState, known: dict | None = None) -> int:
+    """Negamax over every line; a position reached again by another order of the same
+    moves is looked up in `known` (one game's positions: a state equals another
+    game's with the same board)."""
+    known = {} if known is None else known
+    if state not in known:
+        outcome = state.outcome()
+        known[state] = terminal_value(outcome, state.ply, state.to_move) \
+            if outcome is not None else \
+            max(-brute_force(state.play(move), known) for move in state.moves())
+    return known[state]
 
 
 def random_states(seed: int, count: int) -> list[QuartoState]:
@@ -179,7 +186,7 @@ def test_the_endgame_is_searched_to_the_end_at_once():
 
 
 def test_a_proven_loss_is_reported_as_one():
-    for state in quarto_endgames(13, GAME, 6, 40):
+    for state in quarto_endgames(13, GAME, 5, 40):
         if brute_force(state) < 0:
             done = make_agent("alphabeta", depth=17).decide(state)
             assert done.value <= -(WIN - 17)

@@ -63,6 +63,6 @@ def test_a_search_renumbered_many_times_makes_the_references_decisions(game_id,
             reference = PythonTree(state, seed, solver=solver)
             fast = factory(state, seed, DEFAULT_EXPLORATION, capacity=4,
                            **({"solver": True} if solver else {}))
-            assert_same_decisions(reference, fast, (1, 2, 37, 300, 700))
+            assert_same_decisions(reference, fast, (1, 2, 37, 300))  # 6 relayouts by 300
             renumbered += fast.laid_out > 1
         assert renumbered  # the relayouts were exercised

@@ -164,9 +164,15 @@ def quarto_value(state) -> int:
 
 def test_quarto_endgames_are_judged_exactly():
     seen = set()
-    for seed in (4, 5):  # a lost position (losing sooner), a won one (throwing it away)
-        state = quarto_endgames(seed, QUARTO, 4, 1)[0]
-        best = quarto_value(state)
+    endgames = [(state, quarto_value(state), [-quarto_value(state.play(move))
+                                              for move in state.moves()])
+                for seed in range(1, 30) for state in quarto_endgames(seed, QUARTO, 4, 1)]
+    # a lost position where a move loses sooner, a won one where a move throws the
+    # win away
+    lost = next(found for found in endgames
+                if found[1] < 0 and any(v < found[1] for v in found[2]))
+    won = next(found for found in endgames if found[1] > 0 and min(found[2]) <= 0)
+    for state, best, _ in (lost, won):
         for move in state.moves():
             played = -quarto_value(state.play(move))
             [judged] = review((QUARTO, state, [move])).moves
@@ -174,7 +180,7 @@ def test_quarto_endgames_are_judged_exactly():
             assert (judged.best_value, judged.played_value) == (best, played)
             if played == best:
                 assert judged.label == "best"
-            elif is_decisive(played) and (best > 0) == (played > 0):
+            elif is_decisive(best) and is_decisive(played) and (best > 0) == (played > 0):
                 assert judged.label == "inaccuracy"
             else:
                 assert judged.label == "blunder"
