@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 
 def stat_fields(pid: int) -> list[str] | None:
@@ -18,6 +19,15 @@ def running(pid: int) -> bool:
     """Whether `pid` is a live process (a zombie is not)."""
     fields = stat_fields(pid)
     return fields is not None and fields[0] != "Z"
+
+
+def still_running(pids, seconds: float = 30) -> list[int]:
+    """Those of `pids` still running once `seconds` have passed, or as soon as none
+    is (a process told to stop may take a moment on a busy machine)."""
+    deadline = time.monotonic() + seconds
+    while (left := [pid for pid in pids if running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
 
 
 def live_processes() -> list[int]:

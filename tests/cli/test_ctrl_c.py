@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from plyground.core.ga_profile import load_profile
-from tests.processes import descendants, in_session
+from tests.processes import descendants, in_session, still_running
 
 RECORD = """[Game "connect4"]
 
@@ -102,12 +102,9 @@ class Command:
         self.process.stdin.close()
         return code
 
-    def left_running(self, seconds: float = 30) -> list[int]:
-        """Its processes still running once `seconds` have passed (or none is)."""
-        deadline = time.monotonic() + seconds
-        while (left := in_session(self.process.pid)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return left
+    def left_running(self) -> list[int]:
+        """Its processes still running after a while (as soon as none is)."""
+        return still_running(in_session(self.process.pid))
 
     def kill(self) -> None:
         for pid in in_session(self.process.pid):

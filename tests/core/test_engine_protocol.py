@@ -104,6 +104,11 @@ def test_the_label_asks_the_engine_its_name_once_and_never_fails(monkeypatch):
 def test_the_log_holds_its_stderr_and_both_sides_of_the_talk(home):
     agent = engine("good", time=0.5, depth=5, nodes=1000, options="level=5 style=wild")
     agent.decide(C4.parse_position("44"))
+    # its stderr comes through a thread of its own, which a busy machine may run late
+    deadline = time.monotonic() + 30
+    while "\n! good engine: hello on stderr\n" not in logs(home, "good")[0] \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
     [log] = logs(home, "good")
     for line in ("! good engine: hello on stderr", "> plyground 1", "< id name Goodbot",
                  "< plygroundok", "> setoption name level value 5",
@@ -299,6 +304,8 @@ def test_an_engine_dies_with_the_process_that_started_it(home):
          "start = get_game('connect4').start()\n"
          "threading.Thread(target=agent.decide, args=(start,), daemon=True).start()\n"
          "time.sleep(0.2)  # the engine is in its endless `go`\n"
+         "while not _running:  # (or, on a busy machine, has started at least)\n"
+         "    time.sleep(0.02)\n"
          "print([e.process.pid for e in _running.values()][0], flush=True)\n"
          "time.sleep(60)"],
         stdout=subprocess.PIPE, text=True,
@@ -306,7 +313,7 @@ def test_an_engine_dies_with_the_process_that_started_it(home):
     engine_pid = int(parent.stdout.readline())
     parent.kill()
     parent.wait()
-    for _ in range(100):
+    for _ in range(1500):  # 30 s: a bound on a hang, not a speed
         try:
             os.kill(engine_pid, 0)
         except ProcessLookupError:

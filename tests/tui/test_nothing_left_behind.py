@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.processes import descendants, running
+from tests.processes import descendants, running, still_running
 
 WATCH = ["play", "connect4", "--x", "mcts:time=30", "--o", "mcts:time=30"]
 
@@ -65,8 +65,7 @@ def test_the_app_leaves_no_process_behind(how, tmp_path):
         else:
             os.close(fd)  # the terminal goes away: the app gets a hangup
             assert wait_for_exit(pid, None, 30)
-        time.sleep(1)  # an engine told to stop may take a moment
-        assert [p for p in below if running(p)] == []
+        assert still_running(below) == []
     finally:
         if running(pid):
             os.kill(pid, signal.SIGKILL)
