@@ -13,3 +13,49 @@ import tempfile
 if "PLYGROUND_TEST_HOME" not in os.environ:
     os.environ["PLYGROUND_HOME"] = os.environ["PLYGROUND_TEST_HOME"] = tempfile.mkdtemp(
         prefix="plyground-tests-")
+
+
+def processes_of_this_run() -> list[int]:
+    """The processes that tests of this run started (they inherit its
+    PLYGROUND_TEST_HOME) and that are still running, but for this one and its own
+    helpers (multiprocessing's resource tracker)."""
+    from tests.processes import live_processes, running
+
+    mark = f"PLYGROUND_TEST_HOME={os.environ['PLYGROUND_TEST_HOME']}".encode()
+    found = []
+    for pid in live_processes():
+        if pid == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if mark not in environ.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                command = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if "resource_tracker" not in command and running(pid):
+            found.append(pid)
+    return found
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Nothing left behind: a process a test started and did not end fails the run."""
+    from tests.processes import still_running
+
+    left = still_running(processes_of_this_run(), seconds=15)
+    if left:
+        lines = []
+        for pid in left:
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as environ:
+                    test = next((v.split(b"=", 1)[1].decode() for v in environ.read().split(b"\0")
+                                 if v.startswith(b"PYTEST_CURRENT_TEST=")), "?")
+                with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                    command = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            lines.append(f"  pid {pid}, started by {test}: {command[:120]}")
+        if lines:
+            print("\nprocesses the tests left running:\n" + "\n".join(lines))
+            session.exitstatus = 1

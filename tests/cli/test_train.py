@@ -3,6 +3,7 @@ installed for the menu and plays, and bad settings are one clear line."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 from plyground.core import get_game, parse_agent
 from plyground.core.ga_profile import load_profile, saved_profiles
 from plyground.tui import cli
+from tests.processes import in_session, still_running
 
 SMALL = ["--population", "4", "--generations", "2", "--survivors", "2", "--seed", "5",
          "--jobs", "1"]
@@ -59,11 +61,12 @@ def test_into_a_pipe_each_generation_line_comes_as_the_generation_ends(tmp_path)
     command = [sys.executable, "-m", "plyground", "train", "connect4-ga", *SMALL,
                "--generations", "200", "--out", str(tmp_path / "best.json")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               text=True, env=env)
+                               text=True, env=env, start_new_session=True)
     try:
         first = next(line for line in process.stdout if line.startswith("generation "))
         assert process.poll() is None  # still training
         assert first.startswith("generation   1  best ")
-    finally:
-        process.kill()
+    finally:  # the training and its worker: killing it alone left the worker running
+        os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+    assert still_running(in_session(process.pid)) == []
