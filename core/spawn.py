@@ -9,24 +9,24 @@ from __future__ import annotations
 
 import multiprocessing.context
 import signal
-from contextlib import contextmanager
-from typing import Iterator
 
 
-@contextmanager
-def sigint_blocked() -> Iterator[None]:
-    """SIGINT held back from the calling thread (and what it starts) for the block."""
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+def current_mask() -> set:
+    return signal.pthread_sigmask(signal.SIG_BLOCK, ())
 
 
 class SpawnedProcess(multiprocessing.context.SpawnProcess):
     def start(self) -> None:
-        with sigint_blocked():
+        # The old mask is read before anything changes, and the change made inside the
+        # try: a Ctrl-C that lands just as the block begins (it raises at the first
+        # bytecode after) must not leave this thread with SIGINT blocked for good, and
+        # every process it starts after deaf to Ctrl-C.
+        before = current_mask()
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class SpawnContext(multiprocessing.context.SpawnContext):

@@ -6,13 +6,27 @@ settings.register_profile("plyground", derandomize=True, deadline=None, max_exam
 settings.load_profile("plyground")
 
 import os
+import signal
 import tempfile
+
+import pytest
 
 # Nothing a test does may write to the user's own data folder (logs, the game
 # history): the whole run gets a folder of its own, which subprocesses inherit.
 if "PLYGROUND_TEST_HOME" not in os.environ:
     os.environ["PLYGROUND_HOME"] = os.environ["PLYGROUND_TEST_HOME"] = tempfile.mkdtemp(
         prefix="plyground-tests-")
+
+
+@pytest.fixture(autouse=True)
+def signal_mask_kept():
+    """A test leaves the main thread's signal mask as it found it: every process a
+    later test starts inherits it. (One left SIGINT blocked, so that each command a
+    later test started ignored Ctrl-C.)"""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    yield
+    after = signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    assert after == before, f"the test left these signals blocked: {sorted(after - before)}"
 
 
 def processes_of_this_run() -> list[int]:
