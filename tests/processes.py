@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 
@@ -58,3 +59,12 @@ def in_session(session: int) -> list[int]:
         if fields is not None and fields[0] != "Z" and int(fields[3]) == session:
             members.append(process)
     return members
+
+
+def as_from_a_terminal() -> None:
+    """For a child, before it runs its program: SIGINT and SIGHUP at their defaults, as
+    a shell in a terminal leaves them. A suite started in the background by a script
+    (`cmd &`, nohup) ignores them, and its children would inherit that: a command a
+    test interrupts would then ignore Ctrl-C."""
+    for number in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)

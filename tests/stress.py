@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.processes import as_from_a_terminal
+
 SUMMARY = re.compile(r"^=*\s*(.*\b(passed|failed|error|errors)\b.*?)\s*=*$")
 
 
@@ -35,7 +37,8 @@ def run_suite(seed: int, log: Path, extra: list[str]) -> tuple[int, float, str]:
                "--random-order-bucket=global", f"--random-order-seed={seed}", *extra]
     started = time.monotonic()
     with open(log, "w") as out:
-        code = subprocess.call(command, stdout=out, stderr=subprocess.STDOUT)
+        code = subprocess.call(command, stdout=out, stderr=subprocess.STDOUT,
+                               preexec_fn=as_from_a_terminal)  # started by a script too
     seconds = time.monotonic() - started
     lines = log.read_text(errors="replace").splitlines()
     summary = next((match.group(1) for line in reversed(lines)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from plyground.core.ga_profile import load_profile
-from tests.processes import descendants, in_session, still_running
+from tests.processes import as_from_a_terminal, descendants, in_session, still_running
 
 RECORD = """[Game "connect4"]
 
@@ -67,7 +67,7 @@ class Command:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "plyground", *args], cwd=folder, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=as_from_a_terminal)
         if stdin is not None:
             self.process.stdin.write(stdin.encode())
             self.process.stdin.flush()  # and left open: solve waits for the next line

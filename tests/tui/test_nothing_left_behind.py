@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.processes import descendants, running, still_running
+from tests.processes import as_from_a_terminal, descendants, running, still_running
 
 WATCH = ["play", "connect4", "--x", "mcts:time=30", "--o", "mcts:time=30"]
 
@@ -49,6 +49,7 @@ def test_the_app_leaves_no_process_behind(how, tmp_path):
     pid, fd = pty.fork()
     if pid == 0:  # the child: the app, in the pty
         os.chdir(tmp_path)
+        as_from_a_terminal()
         os.execve(sys.executable, [sys.executable, "-m", "plyground", *WATCH], env)
     try:
         deadline = time.monotonic() + 90
