@@ -7,6 +7,7 @@ settings.load_profile("plyground")
 
 import os
 import signal
+import sys
 import tempfile
 
 import pytest
@@ -27,6 +28,16 @@ def signal_mask_kept():
     yield
     after = signal.pthread_sigmask(signal.SIG_SETMASK, before)
     assert after == before, f"the test left these signals blocked: {sorted(after - before)}"
+
+
+@pytest.fixture(autouse=True)
+def no_engine_outlives_its_test():
+    """An engine an agent started in the test process (engines are kept for the
+    process's next move) is told to quit when its test ends, whichever test it was."""
+    yield
+    engine_protocol = sys.modules.get("plyground.core.engine_protocol")
+    if engine_protocol is not None:
+        engine_protocol.close_engines()
 
 
 def processes_of_this_run() -> list[int]:

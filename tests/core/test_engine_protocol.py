@@ -43,10 +43,9 @@ def logs(home: Path, fake: str) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
-    """Logs in a folder of the test's own; no engine outlives its test."""
+    """Logs in a folder of the test's own (conftest ends the test's engines)."""
     monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
-    yield tmp_path
-    engine_protocol.close_engines()
+    return tmp_path
 
 
 # --- the agent's settings ------------------------------------------------------------
