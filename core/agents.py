@@ -44,6 +44,10 @@ class Setting:
     choices: tuple[str, ...] = ()  # the words a word setting may be
 
     def parse(self, agent: str, text: str) -> Any:
+        if self.type is bool:  # bool("false") is True
+            if text.lower() not in ("true", "false"):
+                raise BadSetting(f"{agent}: {self.name}={text!r} is not true or false")
+            return text.lower() == "true"
         try:
             value = self.type(text)
         except ValueError:
@@ -65,6 +69,8 @@ class Setting:
         if self.type is float:
             short = f"{value:g}"
             return short if float(short) == value else repr(value)
+        if self.type is bool:
+            return "true" if value else "false"
         return quoted(str(value)) if self.type is str else str(value)
 
 

@@ -319,11 +319,18 @@ def game_entry(id: str) -> GameEntry:
 def get_game(id: str, **options: Any) -> Game:
     """The game registered as `id`, made with `options` (e.g. rows=3)."""
     entry = game_entry(id)
-    known = list(inspect.signature(entry.factory).parameters)
-    for name in options:
+    known = inspect.signature(entry.factory).parameters
+    for name, value in options.items():
+        given = str(value).lower() if isinstance(value, bool) else value
         if name not in known:
             raise UnknownName(f"{id} has no option {name!r} "
                               f"(options: {', '.join(known) or 'none'})")
+        if (isinstance(known[name].default, bool)
+                and not isinstance(value, bool)):
+            raise BadOption(f"{id}: option {name} is true or false, not {given}")
+        if (isinstance(known[name].default, int) and not isinstance(known[name].default, bool)
+                and isinstance(value, bool)):
+            raise BadOption(f"{id}: option {name} is a whole number, not {given}")
     return entry.factory(**options)
 
 

@@ -168,19 +168,22 @@ def test_regression_unknown_game_is_named_before_its_options():
 # every agent kind, and a student's bot named by its file, with their settings
 ROOT = Path(__file__).resolve().parents[2]
 MY_BOT = f"{ROOT / 'examples' / 'bots' / 'mybot.py'}:MyBot"
+FLAGS_BOT = f"{ROOT / 'tests' / 'plugins' / 'bots' / 'flags.py'}:Bot"
 SETTINGS = {kind: cls.settings_spec for kind, cls in agent_kinds().items()} | {
-    MY_BOT: parse_agent(MY_BOT).settings_spec}
+    bot: parse_agent(bot).settings_spec for bot in (MY_BOT, FLAGS_BOT)}
 # the settings an agent cannot do without, and valid texts for the settings that take
 # words (any other text is a file or a command that does not exist)
 REQUIRED = {"engine": ("cmd",)}
 WORDS = {"cmd": ("./mybot --fast", "python3 my,bot.py", 'bot "quoted" \\ back'),
          "options": ("hash=64 level=3", "level=1"),
-         "profile": (str(DEFAULT_PROFILE),)}
+         "profile": (str(DEFAULT_PROFILE),), "style": ("calm", "wild one")}
 
 
 def setting_values(setting) -> st.SearchStrategy:
     if setting.choices:
         return st.sampled_from(setting.choices)
+    if setting.type is bool:
+        return st.booleans()
     if setting.type is int:
         low = -2 ** 64 if setting.minimum is None else int(setting.minimum)
         return st.integers(low, 2 ** 64)
@@ -191,6 +194,8 @@ def setting_values(setting) -> st.SearchStrategy:
 
 
 def setting_text(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
     return quoted(value) if isinstance(value, str) else repr(value)
 
 
@@ -245,6 +250,32 @@ def test_regression_engine_option_twice():
     """The engine's own options took the last of two values."""
     with pytest.raises(BadSetting, match="option 'hash' is given twice"):
         parse_agent('engine:cmd=./mybot,options="hash=1 level=2 hash=3"')
+
+
+@pytest.mark.parametrize("value, read", [("false", False), ("FALSE", False),
+                                         ("true", True), ("True", True)])
+def test_regression_a_bots_flag_reads_false_as_false(value, read):
+    """A bot setting whose default is True or False was read with bool(), and
+    bool("false") is True."""
+    assert parse_agent(f"{FLAGS_BOT}:careful={value}").settings["careful"] is read
+
+
+@pytest.mark.parametrize("value", ["0", "yes", "2", ""])
+def test_regression_a_bots_flag_is_true_or_false(value):
+    with pytest.raises(BadSetting, match="is not true or false") as raised:
+        parse_agent(f"{FLAGS_BOT}:careful={value}")
+    one_sentence(raised.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("quarto:squares=5", "option squares is true or false, not 5"),
+    ("quarto:squares=0", "option squares is true or false, not 0"),
+    ("cephalopod:rows=true", "option rows is a whole number, not true")])
+def test_regression_a_game_option_of_the_wrong_kind(text, message):
+    """`quarto:squares=5` was read as the 2×2-squares variant, `rows=true` as 1 row."""
+    with pytest.raises(BadOption, match=message) as raised:
+        parse_game(text)
+    one_sentence(raised.value)
 
 
 @pytest.mark.parametrize("text", ["alphabeta:time=nan", "alphabeta:time=inf",
