@@ -270,3 +270,20 @@ async def test_an_alpha_beta_cut_short_keeps_its_live_summary():
         await settled(pilot, app)
         summary = str(app.game_screen.inspector.query_one("#inspector-summary").render())
         assert "principal variation" in summary and "estimate" not in summary, summary
+
+
+async def test_the_status_line_fits_a_resized_screen_at_once():
+    """Below 30 rows the status leaves the key hint to the footer; it changed form only
+    at the next turn, so a shrunk screen kept a status cut off mid-hint."""
+    app = make_app(sides=("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        await settled(pilot, app)
+        hint = screen.board.hint
+        assert status_text(app).endswith(hint)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert status_text(app).startswith("X to move") and hint not in status_text(app)
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert status_text(app).endswith(hint)

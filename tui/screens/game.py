@@ -212,7 +212,10 @@ class GameScreen(GameReview, Screen):
         return self.app.size.height < SHORT_SCREEN
 
     def fit_board(self) -> None:
-        self.set_class(self.short, "-short")  # (the status follows from the next turn)
+        if self.short != self.has_class("-short"):
+            self.set_class(self.short, "-short")
+            if self.match.agent_to_move() is None:
+                self.show_turn()  # a human's turn: the key hint comes or goes with room
         large = (self.app.size.height >= LARGE_BOARD_HEIGHT
                  and self.app.size.width >= LARGE_BOARD_WIDTH)
         self.board.set_large(large)
