@@ -53,9 +53,12 @@ def main() -> int:
     parser.add_argument("--load", type=int, default=len(os.sched_getaffinity(0)),
                         help="busy processes beside the suite (default: one per core)")
     options, extra = parser.parse_known_args()
+    if options.runs < 1 or options.load < 0:
+        parser.error("--runs is at least 1 and --load at least 0")
     logs = Path(tempfile.mkdtemp(prefix="plyground-stress-"))
-    print(f"{options.runs} shuffled runs with {options.load} busy processes beside "
-          f"them; logs in {logs}", flush=True)
+    runs = f"{options.runs} shuffled run" + ("s" if options.runs != 1 else "")
+    busy = f"{options.load} busy process" + ("es" if options.load != 1 else "")
+    print(f"{runs}, each with {busy} beside it; logs in {logs}", flush=True)
     failed = []
     for seed in range(options.seed, options.seed + options.runs):
         load = busy_processes(options.load)
