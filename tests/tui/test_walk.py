@@ -276,3 +276,26 @@ async def test_a_game_the_history_cannot_give_is_said_and_the_setup_stays(
         await pilot.pause()
         assert app.game_screen is None
         assert any("12345" in message for message in seen)
+
+
+async def test_a_hint_on_connect4_marks_its_column_and_writes_no_share():
+    """The Connect 4 board drew no heat, so its hint said "marked on the board" and
+    marked nothing (and tic-tac-toe's wrote the mark as a share, 100%)."""
+    # eight cells left: searched to the end at once (the test's clock ticks per reading)
+    app = make_app("connect4", ("human", "human"), "14662733751451445665413366354371")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.hint_id is None and
+                         "best move" in status_text(app))
+        board = screen.board
+        [move] = board.heat
+        assert board.marked and "marked on the board" in status_text(app)
+        top_row = board.render().split("\n")[1]  # under the cursor line: the top cells
+
+        def background(column: int):
+            return top_row.get_style_at_offset(app.console, column * board.cell_width
+                                               + 1).bgcolor
+
+        assert all((background(column) != background(move)) == (column != move)
+                   for column in range(7))

@@ -742,7 +742,7 @@ class GameScreen(GameReview, Screen):
     def show_hint(self, move, value, scale, source: str) -> None:
         state = self.hint_state
         value = "" if value is None else f" ({describe_value(value, state.ply, scale)})"
-        self.board.show_heat({move: 1.0})
+        self.board.show_marks([move])
         self.set_status(f"Hint: {self.side_label(state.to_move)}'s best move is "
                         f"{self.match.game.describe_move(move, state)}{value}, by "
                         f"{source}; it is marked on the board.")

@@ -137,7 +137,8 @@ class TicTacToeBoard(BoardWidget):
         middle = line == height // 2
         if side is None:
             share = self.heat.get(cell)
-            label = (f"{share:.0%}" if share else str(cell + 1)) if middle else ""
+            label = (f"{share:.0%}" if share and not self.marked else str(cell + 1)) \
+                if middle else ""
             return Text(label.center(width), style)
         piece = GLYPHS[side][line] if self.large else self.game.side_labels[side]
         if middle and cell == self.state.last_move:

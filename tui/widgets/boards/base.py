@@ -55,6 +55,7 @@ class BoardWidget(Widget, can_focus=True):
         self.interactive = False
         self.large = True
         self.heat: dict[Any, float] = {}  # move -> share of the search's attention
+        self.marked = False  # whether `heat` marks moves (a hint) rather than shares
 
     def show(self, state: Any, animate: bool = False) -> None:
         """Display `state`; with `animate`, its last move is animated in."""
@@ -79,8 +80,15 @@ class BoardWidget(Widget, can_focus=True):
             self.refresh(layout=True)
 
     def show_heat(self, shares: dict[Any, float]) -> None:
-        """Tint where a search looks: `shares` maps moves to their share of visits."""
-        self.heat = shares
+        """Tint where a search looks: `shares` maps moves to their share of visits
+        (boards that have room write it in the cell)."""
+        self.heat, self.marked = shares, False
+        self.refresh()
+
+    def show_marks(self, moves) -> None:
+        """Mark the cells of these moves (a hint, a lesson's highlight): the heat's
+        tint at its strongest, and no share written."""
+        self.heat, self.marked = {move: 1.0 for move in moves}, True
         self.refresh()
 
     def heat_by(self, key: Callable[[Any], Any]) -> dict[Any, float]:

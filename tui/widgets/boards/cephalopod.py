@@ -245,7 +245,7 @@ class CephalopodBoard(BoardWidget):
         if value:
             return face_rows(abs(value), self.large)
         share = self.cell_heat().get(cell)
-        return self.empty_rows(f"{share:.0%}" if share else "·")
+        return self.empty_rows(f"{share:.0%}" if share and not self.marked else "·")
 
     def empty_rows(self, label: str) -> list[str]:
         width = self.cell_size[0] - 1

@@ -175,11 +175,15 @@ class Connect4Board(BoardWidget):
         text.append("\n")
         piece_styles = (style("board--first"), style("board--second"))
         hole, win = style("board--hole"), style("board--win")
+        # marked columns (a hint, a lesson's highlight; a move is its column) are
+        # tinted; a search's shares are not drawn on this board
+        marks = self.heat_by(lambda move: move) if self.marked else {}
+        holes = [self.heat_tint(hole, marks.get(column, 0.0)) for column in columns]
         for row in reversed(range(self.board.height)):
             for line in range(len(self.glyph_rows)):
                 for column in columns:
                     side = self.side_at(column, row)
-                    cell_style: Style = hole if side is None else piece_styles[side]
+                    cell_style: Style = holes[column] if side is None else piece_styles[side]
                     if self.win_cells & self.board.bit(column, row):
                         cell_style = cell_style + Style(bgcolor=win.bgcolor)
                     text.append_text(self.disc(column, row, line, cell_style))

@@ -293,7 +293,8 @@ class QuartoBoard(BoardWidget):
             rows = self.piece_rows(piece) + [Text(piece_name(piece))] * self.large
         else:
             share = self.square_heat().get(square, 0.0)
-            mark = f"{share:.0%}" if self.large and share >= 0.005 else "·"
+            mark = f"{share:.0%}" if (self.large and share >= 0.005
+                                      and not self.marked) else "·"
             rows = [Text(""), Text(mark), Text("")][:2 + self.large]
         style = self.square_style(square)
         return [pad(row, self.square_width, style) for row in rows]

@@ -40,7 +40,7 @@ class StepView(Horizontal, can_focus=True):
     DEFAULT_CSS = """
     StepView { height: 1fr; background: $surface; }
     StepView:focus { background: $surface-lighten-1; }
-    StepView #step-board { margin: 1 1 0 0; }
+    StepView .step-board { margin: 1 1 0 0; }
     StepView #step-text { padding: 0 1; }
     StepView > VerticalScroll { width: 1fr; }
     """
@@ -80,7 +80,8 @@ class StepView(Horizontal, can_focus=True):
         if self.board is None or self.board.game != game:
             if self.board is not None:
                 self.board.remove()
-            self.board = board_for(game, id="step-board")
+            # a class, not an id: the board removed may not be gone yet
+            self.board = board_for(game, classes="step-board")
             self.board.can_focus = False
             self.board.set_large(False)
             self.board_width = 0
