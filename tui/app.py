@@ -35,8 +35,10 @@ class PlygroundApp(App):
                  position: str | None = None, *, options: dict | None = None,
                  clock: str = "real", move_delay: float = 0.6,
                  animations: bool = True, analysis: bool = True,
-                 seed: int | None = None, record: GameRecord | None = None) -> None:
+                 seed: int | None = None, record: GameRecord | None = None,
+                 lesson: tuple | None = None) -> None:
         super().__init__()
+        self.lesson = lesson  # (Lesson, its slides) to present (`lesson run`)
         self.start_with = (game_id, sides, position, options or {})
         self.record = record  # a game record to open (`play --load`)
         self.seed = seed  # the games' seed (`play --seed`); None: each game draws one
@@ -64,6 +66,11 @@ class PlygroundApp(App):
             self.theme = DEFAULT_THEME
         for problem in problems:
             self.notify(problem, severity="warning")
+        if self.lesson is not None:
+            from .screens.lesson import LessonScreen
+
+            self.push_screen(LessonScreen(*self.lesson))
+            return
         if self.record is not None:
             self.open_record(self.record)
             return

@@ -53,6 +53,7 @@ from plyground.core.tournament import (GameResult, cross_table, pair_seed,
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
 from .cli_games import games_app
+from .cli_lesson import lesson_app
 from .cli_review import review_command
 from .cli_solve import solve_command
 from .cli_train import train_command
@@ -807,6 +808,7 @@ app.command("train")(train_command)
 app.command("solve")(solve_command)
 app.command("review")(review_command)
 app.add_typer(games_app, name="games")
+app.add_typer(lesson_app, name="lesson")
 
 
 def main() -> None:

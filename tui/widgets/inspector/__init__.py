@@ -96,6 +96,8 @@ class Inspector(Vertical):
         self.searcher = ""
         self.live_view = "no-search"
         self.summary: Text = Text()  # the live search's or the decision's
+        self.timed = True  # whether it shows speeds and times (a lesson's slides do not:
+        # they must come out the same every time)
 
     def compose(self) -> ComposeResult:
         yield Summary(id="inspector-summary")
@@ -173,9 +175,9 @@ class Inspector(Vertical):
         if isinstance(event, IterationDone):
             value = describe_value(event.value, self.state.ply)
             text = self.proof_text(event.value, event.depth)
+            speed = f"{event.nodes_per_second:,.0f} nodes/s · " if self.timed else ""
             return text + Text(
-                f"depth {event.depth} complete · {event.nodes:,} nodes · "
-                f"{event.nodes_per_second:,.0f} nodes/s · best "
+                f"depth {event.depth} complete · {event.nodes:,} nodes · {speed}best "
                 f"{self.game.format_move(event.best_move)} ({value})\n"
                 f"principal variation: {line_text(self.game, event.pv)}\n"
                 "searching deeper…\n" + TREE_LEGEND)
@@ -187,9 +189,9 @@ class Inspector(Vertical):
         if event.proven is not None:
             text.append(f"proven {describe_proven(event.proven, self.state.ply)} · ",
                         style="bold red" if event.proven < 0 else "bold")
+        speed = f" · {event.iterations_per_second:,.0f}/s" if self.timed else ""
         return text + Text(
-            f"{plural(event.iterations, 'iteration')} · "
-            f"{event.iterations_per_second:,.0f}/s{best_text}\n"
+            f"{plural(event.iterations, 'iteration')}{speed}{best_text}\n"
             f"principal variation: {line_text(self.game, event.pv)}\n"
             f"mean: playout results for {side} (a draw counts ½) · "
             "UCT = mean + c·√(ln N/n) picks what to explore\n"
@@ -221,7 +223,7 @@ class Inspector(Vertical):
         elif self.live_view == "info-view":
             depth = "" if result.depth is None else f" · depth {result.depth}"
             nodes = f" · {result.work:,} nodes" if result.work else ""
-            self.set_summary(Text(f"played {move}{depth}{nodes} in {result.elapsed:.2f} s"
+            self.set_summary(Text(f"played {move}{depth}{nodes}{self.time_text(result)}"
                                   f"\nprincipal variation: {line_text(self.game, result.pv)}"
                                   "\nthe reports below are the agent's own"))
         else:
@@ -238,10 +240,13 @@ class Inspector(Vertical):
             text += self.proof_text(result.value, result.depth)
             value = describe_value(result.value, self.state.ply, result.scale)
             text.append(f"played {move} ({value}) · depth {result.depth} · "
-                        f"{result.work:,} nodes in {result.elapsed:.2f} s\n")
+                        f"{result.work:,} nodes{self.time_text(result)}\n")
         text.append(f"principal variation: {line_text(self.game, result.pv)}\n")
         text.append(TREE_LEGEND)
         return text
+
+    def time_text(self, result: SearchDone) -> str:
+        return f" in {result.elapsed:.2f} s" if self.timed else ""
 
     def exact_text(self, result: SearchDone, move: str) -> Text:
         """A solver's decision: proven values for every move, in the row below."""

@@ -1,0 +1,118 @@
+"""`plyground lesson`: a teacher's scripted demos (core/lesson.py, docs/lessons.md):
+list the shipped lessons, check a lesson file, present one in the app, export it as
+slides (tui/lesson_export.py).
+
+A lesson is named by its file or, for a shipped one, by its name (`minimax`).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from plyground.core import PlygroundError
+from plyground.core.lesson import check_lesson, load_lesson
+from plyground.core.lessons import lesson_file, shipped
+
+lesson_app = typer.Typer()
+
+LessonName = Annotated[str, typer.Argument(
+    metavar="LESSON", help="a lesson file (.toml), or a shipped lesson's name "
+    "(`plyground lesson list`)", show_default=False)]
+
+
+@lesson_app.callback(invoke_without_command=True)
+def lesson(ctx: typer.Context) -> None:
+    """Scripted lessons: positions, searches and captions, a step at a time.
+
+    The format of a lesson file: docs/lessons.md.
+    """
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+
+
+@lesson_app.command("list")
+def list_lessons() -> None:
+    """The lessons shipped with plyground."""
+    from plyground.core.lesson import read_lesson
+
+    for name, path in shipped().items():
+        lesson, _ = read_lesson(path)
+        print(f"{name:<12} {lesson.title}  ({path})")
+
+
+@lesson_app.command("check")
+def check(name: LessonName) -> None:
+    """Check a lesson headless: every position, move, agent and step.
+
+    Plays every scene through and runs every search. Prints each fault with
+    its file, line and scene; exit code 1 if there is any.
+    """
+    path = lesson_file(name)
+    print(f"checking {path}…", file=sys.stderr, flush=True)
+    slides, faults = check_lesson(path)
+    for fault in faults:
+        print(fault)
+    scenes = len({slide.scene.number for slide in slides})
+    if faults:
+        print(f"{len(faults)} fault{'s' if len(faults) != 1 else ''} in {path}",
+              file=sys.stderr)
+        raise typer.Exit(1)
+    print(f"{path}: no faults ({scenes} scene{'s' if scenes != 1 else ''}, "
+          f"{len(slides)} slides)")
+
+
+@lesson_app.command("run")
+def run(name: LessonName) -> None:
+    """Present a lesson in the app, a step at a time.
+
+    Space, Enter or → moves on, ← or Backspace goes back, Home and End jump,
+    q quits.
+    """
+    path = lesson_file(name)
+    print(f"preparing {path}…", file=sys.stderr, flush=True)
+    lesson, slides = load_lesson(path)  # a LessonError names every fault
+    from .app import create_app
+
+    create_app(lesson=(lesson, slides)).run()
+
+
+@lesson_app.command("export")
+def export(
+    name: LessonName,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", metavar="DIR", help="write each step's screen as an SVG into DIR",
+        show_default=False)] = None,
+    html: Annotated[bool, typer.Option(
+        "--html", help="also write DIR/index.html, one page that flips through them "
+        "(← and →)")] = False,
+    size: Annotated[str, typer.Option(
+        "--size", metavar="COLSxROWS", help="the terminal size the screens are drawn at")
+    ] = "160x50",
+) -> None:
+    """Export a lesson as slides: an SVG of the screen for every step.
+
+    The same lesson gives the same files.
+    """
+    if svg is None:
+        raise PlygroundError("export needs --svg DIR: the folder to write the slides to")
+    columns, _, rows = size.lower().partition("x")
+    if not (columns.isdigit() and rows.isdigit() and int(columns) >= 60
+            and int(rows) >= 20):
+        raise PlygroundError(f"--size {size!r}: columns x rows, as in 160x50 (at least "
+                             "60x20)")
+    path = lesson_file(name)
+    print(f"preparing {path}…", file=sys.stderr, flush=True)
+    lesson, slides = load_lesson(path)
+    if svg.exists() and not svg.is_dir():
+        raise PlygroundError(f"--svg {svg}: it is a file, not a folder")
+    from .lesson_export import export_lesson
+
+    try:
+        written = export_lesson(lesson, slides, svg, html, (int(columns), int(rows)))
+    except OSError as error:
+        raise PlygroundError(f"cannot write to {svg}: {error.strerror or error}") from None
+    print(f"wrote {len(written)} files to {svg}"
+          + (f" (open {svg / 'index.html'})" if html else ""))

@@ -1,0 +1,147 @@
+"""Presentation mode (`plyground lesson run`): a lesson's slides one at a time.
+
+A large board, the caption under it, and the inspector beside it: the search a step ran
+(its tree or its table, and the decision), or the event of the recorded search a step
+stands on. Space, Enter or → moves on; ← or Backspace goes back; Home and End jump.
+Every slide was made before the screen opened (core/lesson.py), so moving is instant.
+"""
+from __future__ import annotations
+
+from rich.markdown import Markdown
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from plyground.core.agents import parse_agent
+from plyground.core.lesson import Lesson, Slide
+
+from ..widgets.boards import BoardWidget, board_for
+from ..widgets.inspector import Inspector
+from ..widgets.inspector.step_view import StepView
+
+
+class LessonScreen(Screen):
+    DEFAULT_CSS = """
+    LessonScreen #lesson-title { height: 1; padding: 0 1; background: $panel; }
+    LessonScreen #lesson-main { height: 1fr; }
+    LessonScreen #lesson-left { width: 52; padding: 0 1; }
+    LessonScreen .lesson-board { margin: 1 0; }
+    LessonScreen #caption { height: 1fr; margin: 0; padding: 0; }
+    LessonScreen #inspector { width: 1fr; }
+    LessonScreen.-small #lesson-left { width: 38; }
+    LessonScreen.-small .lesson-board { margin: 0; }
+    """
+    # priority: the presenter's keys work wherever the focus is (a click on the tree)
+    BINDINGS = [
+        Binding("space,right,enter", "go(1)", "Next", priority=True),
+        Binding("left,backspace", "go(-1)", "Back", priority=True),
+        Binding("home", "jump(0)", "First", priority=True),
+        Binding("end", "jump(-1)", "Last", priority=True),
+        Binding("q,escape", "app.quit", "Quit", priority=True),
+    ]
+    LARGE = (120, 40)  # the terminal size from which the board is drawn large
+
+    def __init__(self, lesson: Lesson, slides: list[Slide]) -> None:
+        super().__init__()
+        self.lesson = lesson
+        self.slides = slides
+        self.index = 0
+        self.board: BoardWidget | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lesson-title")
+        with Horizontal(id="lesson-main"):
+            with Vertical(id="lesson-left"):
+                yield Static(id="caption")
+            yield Inspector(id="inspector")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Inspector).timed = False  # the same slides every time
+        self.show_slide()
+
+    def on_resize(self) -> None:
+        self.fit_board()
+
+    @property
+    def small(self) -> bool:
+        width, height = self.LARGE
+        return self.app.size.width < width or self.app.size.height < height
+
+    def fit_board(self) -> None:
+        """A small terminal gets the compact board, and the inspector the room."""
+        self.set_class(self.small, "-small")
+        if self.board is not None:
+            self.board.set_large(not self.small)
+
+    def action_go(self, delta: int) -> None:
+        self.jump_to(self.index + delta)
+
+    def action_jump(self, index: int) -> None:
+        self.jump_to(index if index >= 0 else len(self.slides) - 1)
+
+    def jump_to(self, index: int) -> None:
+        index = max(0, min(len(self.slides) - 1, index))
+        if index != self.index:
+            self.index = index
+            self.show_slide()
+
+    @property
+    def slide(self) -> Slide:
+        return self.slides[self.index]
+
+    def show_slide(self) -> None:
+        slide = self.slide
+        scene = slide.scene
+        scenes = self.lesson.scenes
+        steps = len(scene.steps)
+        title = Text(self.lesson.title, style="bold")
+        title.append(f"  ·  scene {scene.number} of {len(scenes)}")
+        if scene.title:
+            title.append(f": {scene.title}")
+        title.append(f"  ·  step {slide.step} of {steps}" if slide.step else
+                     "  ·  opening")
+        title.append(f"  ·  slide {self.index + 1} of {len(self.slides)}",
+                     style="dim")
+        self.query_one("#lesson-title", Static).update(title)
+        self.show_board(slide)
+        # rich's Markdown: drawn at once (Textual's Markdown widget updates later)
+        self.query_one("#caption", Static).update(Markdown(slide.caption))
+        self.show_search(slide)
+        # the presenter's keys in the footer, not a view's (a view takes the focus)
+        self.call_after_refresh(self.set_focus, None)
+
+    def show_board(self, slide: Slide) -> None:
+        game = slide.scene.game
+        if self.board is None or self.board.game != game:
+            if self.board is not None:
+                self.board.remove()
+            # a class, not an id: the board removed may not be gone yet
+            self.board = board_for(game, classes="lesson-board")
+            self.board.can_focus = False
+            self.board.set_large(not self.small)
+            self.query_one("#lesson-left").mount(self.board, before=0)
+        self.board.set_interactive(False)
+        self.board.show_reached(slide.state, slide.before)
+        self.board.show_marks(slide.highlight)
+
+    def show_search(self, slide: Slide) -> None:
+        inspector = self.query_one(Inspector)
+        search = slide.search
+        if search is None:
+            inspector.idle("No search in this step yet.")
+            return
+        game = slide.scene.game
+        side = game.side_labels[search.state.to_move]
+        agent = parse_agent(search.spec)
+        inspector.begin(game, search.state, agent, side)
+        inspector.feed(list(search.events))
+        inspector.finish(search.done, side)
+        if search.index is not None and search.replay is not None:
+            title = Text(f"{agent.label}: the search, step by step", style="bold")
+            inspector.step(search.replay, game, search.state, title, search.truncated)
+            inspector.query_one(StepView).go(search.index)
+            inspector.set_summary(inspector.summary, keep=False)
