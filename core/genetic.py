@@ -31,7 +31,7 @@ from .game import PlygroundError
 from .games.connect4 import GAME as CONNECT4
 from .games.connect4_strategies import GENE_NAMES, choose_column
 from .rng import SplitMix64, derive_seed
-from .spawn import spawn_context
+from .spawn import interrupts_deferred, spawn_context
 from .tournament import round_robin, start_worker
 
 Genes = tuple[float, ...]
@@ -186,8 +186,9 @@ def rank(population: Sequence[Genes], number: int, settings: TrainingSettings, p
     pairs = round_robin(len(population))
     seeds = [derive_seed(settings.seed, (number << 32) | (i << 16) | j) for i, j in pairs]
     scores = [0.0] * len(population)
-    jobs = pool.map(points, [population[i] for i, _ in pairs],
-                    [population[j] for _, j in pairs], seeds)
+    with interrupts_deferred():  # the pool may start its workers here
+        jobs = pool.map(points, [population[i] for i, _ in pairs],
+                        [population[j] for _, j in pairs], seeds)
     for (i, j), won in zip(pairs, jobs):
         scores[i] += won
         scores[j] += 2 - won
@@ -203,10 +204,12 @@ def breed(generation: Generation, number: int, settings: TrainingSettings, pool,
     pairs = crossing_pairs(settings.survivors, settings.population - settings.survivors)
     seeds = [derive_seed(settings.seed, (1 << 60) | (number << 32) | k)
              for k in range(len(pairs))]
+    with interrupts_deferred():  # the pool may start its workers here
+        crossed = pool.map(cross, [generation.ranked[i] for i, _ in pairs],
+                           [generation.ranked[j] for _, j in pairs],
+                           [settings.mutation] * len(pairs), seeds)
     children = []
-    for child in pool.map(cross, [generation.ranked[i] for i, _ in pairs],
-                          [generation.ranked[j] for _, j in pairs],
-                          [settings.mutation] * len(pairs), seeds):
+    for child in crossed:
         children.append(child)
         progress(1)
     return children

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing.context
 import signal
+import threading
+from contextlib import contextmanager
 
 
 def current_mask() -> set:
@@ -37,3 +39,25 @@ class SpawnContext(multiprocessing.context.SpawnContext):
 
 def spawn_context() -> SpawnContext:
     return SpawnContext()
+
+
+@contextmanager
+def interrupts_deferred():
+    """Ctrl-C pressed inside the block is raised when it ends. A pool starts its
+    workers as work is submitted, and a Ctrl-C that came while one started (SIGINT
+    blocked) is raised the moment it is unblocked: before the pool has noted that
+    worker, which then goes on running, takes the stop meant for another, and the
+    pool's shutdown waits for ever (`match` hung after Ctrl-C in a loaded run). So
+    work is submitted inside this block. (In a thread other than the main one, where
+    no KeyboardInterrupt is raised, it does nothing.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt

@@ -37,7 +37,7 @@ from .isolation import Isolation
 from .rng import derive_seed
 from .search.control import SearchControl, SearchStopped, StopFlag
 from .search.events import SearchDone
-from .spawn import spawn_context
+from .spawn import interrupts_deferred, spawn_context
 
 
 def turns(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
@@ -209,9 +209,10 @@ def run_games(game: Game, matches: Sequence[tuple[Players, int]], games: int,
                              initializer=start_worker,
                              initargs=(game.id, stop_buffer)) as pool:
         try:
-            futures = {pool.submit(match_game, game.spec, players, number, seed): index
-                       for number in range(1, games + 1)
-                       for index, (players, seed) in enumerate(matches)}
+            with interrupts_deferred():  # the pool starts its workers here
+                futures = {pool.submit(match_game, game.spec, players, number, seed): index
+                           for number in range(1, games + 1)
+                           for index, (players, seed) in enumerate(matches)}
             for future in as_completed(futures):
                 yield futures[future], future.result()
         except BaseException:  # Ctrl-C, a failed game, or the caller closed us

@@ -3,10 +3,13 @@ mask whatever happens while it starts one."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 
 import pytest
 
 from plyground.core.spawn import current_mask, spawn_context
+from tests.processes import as_from_a_terminal
 
 
 def blocked_in_child(queue) -> None:
@@ -42,3 +45,42 @@ def test_ctrl_c_just_as_sigint_is_blocked_leaves_the_parents_mask_as_it_was(monk
         spawn_context().Process(target=print).start()
     monkeypatch.undo()
     assert current_mask() == before
+
+
+
+INTERRUPTED_AS_A_WORKER_STARTS = """
+import signal
+from plyground.core import get_game, parse_agent, spawn
+from plyground.core.tournament import run_match
+
+real_start = spawn.SpawnedProcess.start
+started = []
+
+def start_then_ctrl_c(self):
+    real_start(self)
+    started.append(self)
+    if len(started) == 2:  # Ctrl-C came while the second worker started
+        signal.raise_signal(signal.SIGINT)
+
+if __name__ == "__main__":  # (the workers import this file too)
+    spawn.SpawnedProcess.start = start_then_ctrl_c
+    players = (parse_agent("random:seed=1"), parse_agent("random:seed=2"))
+    try:
+        for _ in run_match(get_game("connect4"), players, 200, 1, jobs=2):
+            pass
+    except KeyboardInterrupt:
+        print("interrupted;", sum(p.is_alive() for p in started), "running")
+"""
+
+
+def test_ctrl_c_as_a_worker_starts_stops_the_match_and_its_workers(tmp_path):
+    """Ctrl-C pressed while a pool's worker starts (SIGINT blocked) was raised as soon
+    as it was unblocked, before the pool noted the worker: that worker took the stop
+    meant for another, and the pool's shutdown waited for ever (`match` hung after
+    Ctrl-C in a loaded shuffled run). It is now raised once the pool has them all."""
+    script = tmp_path / "interrupted.py"
+    script.write_text(INTERRUPTED_AS_A_WORKER_STARTS)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True,
+                            text=True, timeout=120, cwd=tmp_path,
+                            preexec_fn=as_from_a_terminal)
+    assert result.stdout.strip() == "interrupted; 0 running", result.stderr
