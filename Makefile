@@ -19,7 +19,17 @@ $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 play: $(STAMP)
 	$(VENV)/bin/plyground
 
-test: $(STAMP)
+# The browser test (tests/tui/test_browser.py) drives `plyground serve` with Debian's
+# headless Chromium and its driver: installed here if missing (as root, or with sudo).
+BROWSER := /usr/bin/chromium /usr/bin/chromedriver
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(BROWSER):
+	$(SUDO) apt-get install -y --no-install-recommends chromium chromium-driver \
+	  || { $(SUDO) apt-get update && \
+	       $(SUDO) apt-get install -y --no-install-recommends chromium chromium-driver; }
+
+test: $(STAMP) $(BROWSER)
 	$(VENV)/bin/python -m pytest
 
 bench: $(STAMP)

@@ -57,7 +57,7 @@ class PlygroundApp(App):
         return board_variable_defaults()
 
     def on_mount(self) -> None:
-        if not self.is_headless:
+        if not self.is_headless and self.runs_in_a_terminal():
             self.set_interval(1.0, self.exit_if_the_terminal_is_gone)
         themes, problems = load_themes()
         for theme in themes:
@@ -95,6 +95,15 @@ class PlygroundApp(App):
         """The palette's Screenshot saves to the current folder, as Textual's docs say,
         not to a downloads folder that may not exist (it then failed)."""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
+
+    @staticmethod
+    def runs_in_a_terminal() -> bool:
+        """Whether the app draws on a terminal (served to a browser, its input is a
+        pipe, and it has no terminal to lose)."""
+        try:
+            return sys.__stdin__ is not None and os.isatty(sys.__stdin__.fileno())
+        except (OSError, ValueError):
+            return False
 
     def exit_if_the_terminal_is_gone(self) -> None:
         """A closed terminal does not always send its hangup signal (not through

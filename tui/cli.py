@@ -55,6 +55,7 @@ from plyground.core.values import SCORE, describe_bounded, describe_value, prove
 from .cli_games import games_app
 from .cli_lesson import lesson_app
 from .cli_review import review_command
+from .cli_serve import serve_command
 from .cli_solve import solve_command
 from .cli_train import train_command
 from .exit_codes import INTERRUPTED, USAGE_ERROR
@@ -807,6 +808,7 @@ def count_positions(
 app.command("train")(train_command)
 app.command("solve")(solve_command)
 app.command("review")(review_command)
+app.command("serve")(serve_command)
 app.add_typer(games_app, name="games")
 app.add_typer(lesson_app, name="lesson")
 
