@@ -21,15 +21,17 @@ from typing import Any
 from .game import Game, PlygroundError, parse_game, shown
 from .record import load_record
 from .search.events import TRACE_EVENTS, NodeLeft, Recorder, SearchDone
-from .search.replay import PHASES, Replay, TreeReplay, replay_for
+from .search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
 
 LESSON_KEYS = {"title", "otherwise", "scene"}
 SCENE_KEYS = {"title", "game", "position", "record", "sides", "caption", "step"}
 ACTIONS = ("play", "search", "show", "highlight", "wait")
 STEP_KEYS = {"caption", *ACTIONS}
-SHOW_WORDS = {"next cutoff": "tree", "next table hit": "tree", "next iteration": None,
-              "end": None,
-              "next phase": "mcts", **{f"next {name}": "mcts" for name in PHASES.values()}}
+# what `show` takes besides an event number, and the kind of search each is for
+SHOW_WORDS = {"next cutoff": TreeReplay.kind, "next table hit": TreeReplay.kind,
+              "next iteration": None, "end": None, "next phase": MctsReplay.kind,
+              **{f"next {name}": MctsReplay.kind for name in PHASES.values()}}
+SEARCH_NAMES = {TreeReplay.kind: "tree", MctsReplay.kind: "MCTS"}
 TRACE_CAP = 200_000  # events a lesson's search may record (as the app's step mode)
 
 
@@ -415,10 +417,9 @@ def event_index(search: ShownSearch, where: int | str) -> int:
             raise PlygroundError(f"event {where}: the search has {last:,} events{cap}")
         return where - 1
     wanted = SHOW_WORDS[where]
-    kind = "tree" if isinstance(replay, TreeReplay) else "mcts"
-    if wanted is not None and wanted != kind:
-        raise PlygroundError(f"{where!r} is for {'MCTS' if wanted == 'mcts' else 'tree'} "
-                             f"searches; {search.label} is not one")
+    if wanted is not None and wanted != replay.kind:
+        raise PlygroundError(f"{where!r} is for {SEARCH_NAMES[wanted]} searches; "
+                             f"{search.label} is not one")
     start = -1 if search.index is None else search.index
     if where == "end":
         return last - 1
