@@ -90,8 +90,7 @@ class Lesson:
 class ShownSearch:
     """A search a step ran, and where in its recorded events the slide stands."""
 
-    spec: str  # the agent, as its spec
-    label: str
+    agent: Any  # the agent that searched
     state: Any  # the position searched
     done: SearchDone
     events: tuple  # what it reported as it went (iterations, snapshots): the live view's
@@ -114,8 +113,6 @@ class Slide:
     before: Any = None  # the position before the last move played (None: none played)
     search: ShownSearch | None = None
     highlight: tuple = ()
-    line: int | None = None  # the step's line in the file
-    action: str = "open"
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -334,7 +331,7 @@ def compile_lesson(lesson: Lesson, faults: list[Fault] | None = None) -> list[Sl
     name = shown(str(lesson.path))
     slides: list[Slide] = []
     for scene in lesson.scenes:
-        slide = Slide(scene, 0, scene.caption, scene.start, line=scene.line)
+        slide = Slide(scene, 0, scene.caption, scene.start)
         slides.append(slide)
         for number, step in enumerate(scene.steps, 1):
             try:
@@ -352,8 +349,7 @@ def next_slide(slide: Slide, step: Step, number: int) -> Slide:
     """The slide `step` makes of the one before it (raises PlygroundError)."""
     scene, game = slide.scene, slide.scene.game
     after = Slide(scene, number, slide.caption if step.caption is None else step.caption,
-                  slide.state, slide.before, slide.search, slide.highlight,
-                  line=step.line, action=step.action)
+                  slide.state, slide.before, slide.search, slide.highlight)
     if step.action == "play":
         texts = [step.value] if isinstance(step.value, str) else step.value
         for text in texts:
@@ -401,7 +397,7 @@ def run_search(state, spec: str | bool, scene: Scene) -> ShownSearch:
     done = agent.decide(state, budget, observer=recorder)
     live = tuple(event for event in recorder.events
                  if not isinstance(event, (SearchDone, *TRACE_EVENTS)))
-    return ShownSearch(agent.spec, agent.label, state, done, live,
+    return ShownSearch(agent, state, done, live,
                        replay_for(recorder.events), recorder.truncated)
 
 
@@ -409,7 +405,7 @@ def event_index(search: ShownSearch, where: int | str) -> int:
     """The 0-based event a `show` step names, from where the search stands."""
     replay = search.replay
     if replay is None or not len(replay):
-        raise PlygroundError(f"{search.label} recorded no steps to show")
+        raise PlygroundError(f"{search.agent.label} recorded no steps to show")
     last = len(replay)
     cap = " (its recording stopped at its cap)" if search.truncated else ""
     if isinstance(where, int):
@@ -419,7 +415,7 @@ def event_index(search: ShownSearch, where: int | str) -> int:
     wanted = SHOW_WORDS[where]
     if wanted is not None and wanted != replay.kind:
         raise PlygroundError(f"{where!r} is for {SEARCH_NAMES[wanted]} searches; "
-                             f"{search.label} is not one")
+                             f"{search.agent.label} is not one")
     start = -1 if search.index is None else search.index
     if where == "end":
         return last - 1
@@ -442,19 +438,24 @@ def event_index(search: ShownSearch, where: int | str) -> int:
     raise PlygroundError(f"no {what} {after}{cap}")
 
 
-def check_lesson(path: str | Path) -> tuple[list[Slide], list[Fault]]:
-    """The lesson's slides and every fault found reading and playing it through."""
+def played_through(path: str | Path) -> tuple[Lesson, list[Slide], list[Fault]]:
+    """The lesson, its slides, and every fault found reading and playing it through,
+    in the order of their lines."""
     lesson, faults = read_lesson(path)
     slides = compile_lesson(lesson, faults)
-    faults.sort(key=lambda fault: (fault.line or 0))
+    return lesson, slides, sorted(faults, key=lambda fault: fault.line or 0)
+
+
+def check_lesson(path: str | Path) -> tuple[list[Slide], list[Fault]]:
+    """The lesson's slides and every fault found."""
+    _, slides, faults = played_through(path)
     return slides, faults
 
 
 def load_lesson(path: str | Path) -> tuple[Lesson, list[Slide]]:
     """The lesson and its slides; raises LessonError naming every fault."""
-    lesson, faults = read_lesson(path)
-    slides = compile_lesson(lesson, faults)
+    lesson, slides, faults = played_through(path)
     if faults:
-        raise LessonError(sorted(faults, key=lambda fault: fault.line or 0))
+        raise LessonError(faults)
     return lesson, slides
 

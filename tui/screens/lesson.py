@@ -15,7 +15,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.agents import parse_agent
 from plyground.core.lesson import Lesson, Slide
 
 from ..widgets.boards import BoardWidget, board_for
@@ -136,7 +135,7 @@ class LessonScreen(Screen):
             return
         game = slide.scene.game
         side = game.side_labels[search.state.to_move]
-        agent = parse_agent(search.spec)
+        agent = search.agent
         inspector.begin(game, search.state, agent, side)
         inspector.feed(list(search.events))
         inspector.finish(search.done, side)
