@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,9 +118,25 @@ class History:
             # Read before anything writes: a file that is no database, or one newer
             # than this code, is left untouched.
             self.refuse_newer(self.version())
-            self.db.execute("PRAGMA journal_mode=WAL")
+            self.use_wal()
             self.db.execute("PRAGMA synchronous=NORMAL")  # safe with WAL
             self.migrate()
+
+    def use_wal(self) -> None:
+        """PRAGMA journal_mode=WAL, retried until the busy timeout. On a database not
+        yet in WAL mode (a new one, which another app or writer may be creating at the
+        same moment), the switch holds a read lock while it asks for the write lock, and
+        SQLite then fails at once with 'database is locked' instead of waiting."""
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if (error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY
+                        or time.monotonic() > deadline):
+                    raise
+            time.sleep(0.01)
 
     def version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]

@@ -171,6 +171,31 @@ def test_two_processes_and_threads_write_at_once(tmp_path):
         assert history.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_new_history_waits_for_a_writer_that_holds_the_lock(tmp_path):
+    """Two writers creating the same new history at once: the switch to WAL mode,
+    on a database not yet in it, failed at once with 'database is locked' while the
+    other held its lock (CI, test_two_processes_and_threads_write_at_once)."""
+    path = tmp_path / "history.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the other writer, with the new file locked
+    opened = []
+
+    def open_history() -> None:
+        try:
+            with History(path) as history:
+                opened.append(history.count())
+        except PlygroundError as error:
+            opened.append(error)
+
+    opener = threading.Thread(target=open_history)
+    opener.start()
+    opener.join(timeout=0.5)  # waits for the lock; the old code had failed by now
+    other.execute("COMMIT")
+    other.close()
+    opener.join(timeout=30)
+    assert opened == [0]
+
+
 def test_one_history_shared_by_threads(history):
     def writer(number: int) -> None:
         for _ in range(10):
