@@ -4,7 +4,8 @@ most 50 ms and the worst case at most 100 ms, at 160 x 50 and at 80 x 24).
 The app runs headless against an agent that thinks for a minute in the
 engine process, streaming its live events meanwhile. Each sample presses ← or → (the
 board's cursor moves) and measures the time until the app has composed the frame that
-shows the moved cursor and turned it into terminal output (a headless app writes no
+shows the moved cursor (a frame composed before the key was handled does not
+count) and turned it into terminal output (a headless app writes no
 output, so the bench renders each frame's escape sequences itself, as a terminal app
 would, and stops the clock there).
 """
@@ -42,24 +43,27 @@ async def measure(opponent: str, size: tuple[int, int]) -> list[float]:
         await pilot.pause(1.0)  # the search is under way, its events flowing
         board = screen.board
         display = app._display
-        frames: list[float] = []
+        shown_at: list[float] = []  # when the first frame that shows the move was out
+        shown = asyncio.Event()
+        wanted = [board.cursor]
 
         def display_and_time(target_screen, renderable) -> None:
             display(target_screen, renderable)
-            if renderable is not None:
+            if renderable is not None and board.cursor == wanted[0] and not shown_at:
                 renderable.render_segments(app.console)
-                frames.append(time.perf_counter())
+                shown_at.append(time.perf_counter())
+                shown.set()
 
         app._display = display_and_time
         for sample in range(SAMPLES):
-            key, target = ("right", (board.cursor + 1) % 7) if sample % 2 else \
+            key, wanted[0] = ("right", (board.cursor + 1) % 7) if sample % 2 else \
                 ("left", (board.cursor - 1) % 7)
-            frames.clear()
+            shown_at.clear()
+            shown.clear()
             pressed = time.perf_counter()
             send_key(app, key)
-            while board.cursor != target or not frames:
-                await asyncio.sleep(0.001)
-            latencies.append(1000 * (frames[-1] - pressed))
+            await shown.wait()
+            latencies.append(1000 * (shown_at[0] - pressed))
             await asyncio.sleep(0.02)  # a fast typist, not a flood
         app._display = display
         assert screen.search is not None, "the agent stopped thinking during the run"
