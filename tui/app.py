@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import gc
 import os
 import random
 import sys
@@ -85,7 +86,17 @@ class PlygroundApp(App):
                 game_id = options = None
         self.push_screen(SetupScreen(game_id, sides, options, self.seed))
 
+    def on_ready(self) -> None:
+        """The first frame is out: what exists now (the imported modules, the styles,
+        the first screen) lives as long as the app, so the garbage collector is told
+        to leave it alone. A full collection then looks at about half as many objects,
+        and its pauses, which a key pressed meanwhile waits out, drop from up to 100 ms
+        to under 20 ms (issue 18)."""
+        gc.collect()
+        gc.freeze()
+
     def on_unmount(self) -> None:
+        gc.unfreeze()  # (an app run in a test process: what it kept may go now)
         self.engine.close()
         self.analyst.close()
         self.reviewer.close()

@@ -48,6 +48,11 @@ from .save import SaveScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
 LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
+# Seconds between two repaints of a search's live views (inspector, heat map): the
+# engine sends up to 20 batches a second, and painting each kept the screen busy a
+# good part of the time, so that a key waited for a frame in progress (issue 18: a key
+# is answered within 50 ms p95, 100 ms at worst); five a second still reads as live.
+LIVE_INTERVAL = 0.2
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
 HINT_AGENT = parse_agent("alphabeta:time=1")  # hints where no solver has proven values
@@ -82,6 +87,7 @@ class SearchRecord:
     trace: list | None = None
     truncated: bool = False
     iterations: list = field(default_factory=list)  # a move search's IterationDone
+    unshown: list = field(default_factory=list)  # live events not yet on the screen
     # a trace: what it replays, and what it must reproduce to be called faithful
     title: str = ""
     decision: "SearchRecord | None" = None
@@ -162,6 +168,8 @@ class GameScreen(GameReview, Screen):
         self.trace_mode = False
         self.failed: str | None = None
         self.timer = None
+        self.live_timer = None  # the next repaint of the live views, when one is due
+        self.live_shown_at = 0.0
         self.thinking_since = 0.0
         self.analysis_id: int | None = None  # the analysis running
         self.analysis_shown = True
@@ -466,10 +474,11 @@ class GameScreen(GameReview, Screen):
                     self.show_replay_progress()
                 return
             search.iterations += [e for e in update.events if isinstance(e, IterationDone)]
-            self.inspector.feed(update.events)
-            self.show_heat(update.events)
+            search.unshown += update.events
+            self.show_live_soon()
         elif isinstance(update, EngineDone):
             self.search = None
+            self.show_live(search)  # the last events, before the decision
             self.refresh_bindings()
             search.result, search.trace, search.truncated = \
                 update.result, update.trace, update.truncated
@@ -524,6 +533,31 @@ class GameScreen(GameReview, Screen):
             self.app.engine.close()  # the next search starts a new process
             self.forfeit(f"{search.agent.label} did not answer within {limit:.0f} s "
                          f"({time_budget:g} s a move)")
+
+    def show_live_soon(self) -> None:
+        """Hand the live events to the views now, or at LIVE_INTERVAL (more for a
+        large MCTS table) after the last time; the events that come meanwhile go
+        along then. All views take them at once, so they show the same snapshot."""
+        if self.live_timer is not None:
+            return
+        interval = max(LIVE_INTERVAL, self.inspector.live_interval)
+        wait = self.live_shown_at + interval - time.monotonic()
+        if wait > 0:
+            self.live_timer = self.set_timer(wait, self.show_live_due)
+        else:
+            self.show_live(self.search)
+
+    def show_live_due(self) -> None:
+        self.live_timer = None
+        if self.search is not None:  # (else it ended, and showed its events then)
+            self.show_live(self.search)
+
+    def show_live(self, search: SearchRecord) -> None:
+        events, search.unshown = search.unshown, []
+        self.live_shown_at = time.monotonic()
+        if events:
+            self.inspector.feed(events)
+            self.show_heat(events)
 
     def show_heat(self, events: list) -> None:
         """Where MCTS spends its playouts, on the board."""

@@ -31,6 +31,7 @@ class BoardWidget(Widget, can_focus=True):
     """
 
     hint: str = ""  # how to move, for the status line
+    draws_shares = True  # whether show_heat's shares show (else it need not repaint)
     DEFAULT_CSS = """
     BoardWidget > .board--heat { background: $accent; }
     """
@@ -82,8 +83,10 @@ class BoardWidget(Widget, can_focus=True):
     def show_heat(self, shares: dict[Any, float]) -> None:
         """Tint where a search looks: `shares` maps moves to their share of visits
         (boards that have room write it in the cell)."""
+        shown = self.draws_shares or self.marked
         self.heat, self.marked = shares, False
-        self.refresh()
+        if shown:
+            self.refresh()
 
     def show_marks(self, moves) -> None:
         """Mark the cells of these moves (a hint, a lesson's highlight): the heat's

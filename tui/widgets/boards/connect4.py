@@ -30,6 +30,7 @@ def line_cells(board: GravityBoard, state) -> int:
 
 class Connect4Board(BoardWidget):
     hint = "1-7, or ←/→ and Enter, or click a column"
+    draws_shares = False  # a search's shares are not drawn here, only marked columns
     DEFAULT_CSS = """
     Connect4Board {
         width: auto;

@@ -156,6 +156,14 @@ class Inspector(Vertical):
         self.set_summary(f"{side} is thinking…")
         self.show_view(view)
 
+    @property
+    def live_interval(self) -> float:
+        """The least time the live view needs between two batches of events (a large
+        MCTS table is painted less often; the other views take every batch)."""
+        if self.live_view == "mcts-view":
+            return self.query_one(MctsView).repaint_interval
+        return 0.0
+
     def feed(self, events: list) -> None:
         if self.live_view == "live-tree":
             self.query_one(LiveTree).feed(events)

@@ -1,7 +1,7 @@
 """Live MCTS statistics: each root move's visits, share of visits, mean value (or,
 once the solver proves it, `win in 1`, `loss in ≤3`, `draw`), UCT.
 
-Snapshots arrive up to 20 times a second and the user may re-sort at any time, so the
+Snapshots arrive up to five times a second and the user may re-sort at any time, so the
 rows are places, not moves: each snapshot writes the root moves, sorted, into rows
 0..n-1 cell by cell. Nothing is cleared (that would reset the scroll) and every column
 has a fixed width (a width fitted to the cells would depend on when a snapshot came).
@@ -12,7 +12,6 @@ visits and its mean keep their place; then it drops whole columns in a planned o
 """
 from __future__ import annotations
 
-import time
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -52,11 +51,13 @@ ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
 MARKS = 3  # "★▶ ": the best and played marks before a move's label
 
 
-# how often the table may be redrawn: every snapshot (20 a second) for a few dozen
-# rows, less often as painting the rows costs more (about 0.5 ms a row: 2 ms a row
-# between redraws leaves the app three quarters of its time for keys)
-MIN_REDRAW_INTERVAL, MAX_REDRAW_INTERVAL = 0.05, 0.5
-SECONDS_PER_ROW = 0.002
+# how often a live table may be repainted at most (Inspector.live_interval): with each
+# batch of live events the game screen hands on (five a second) for a few rows, less
+# often as painting the rows costs more (0.5 to 1 ms a row, every visible row at each
+# repaint: 16 ms a row between repaints keeps a key from waiting on a table being
+# painted but for one key in twenty)
+MAX_REPAINT_INTERVAL = 0.5
+SECONDS_PER_ROW = 0.016
 
 
 def share_bar(share: float, width: int = BAR_WIDTH) -> str:
@@ -110,8 +111,6 @@ class MctsView(DataTable):
         self.played_move = None
         self.sort_by, self.descending = "visits", True
         self.moves: list = []  # the move shown in each row, top to bottom
-        self.redraw_timer = None
-        self.last_drawn = 0.0
         self.short_labels: dict = {}  # move -> its notation, for a narrow table
         self.drawn_layout = (COLUMNS, False, 1)  # what planned_layout gave when drawn
 
@@ -175,9 +174,6 @@ class MctsView(DataTable):
 
     def begin(self, game, state) -> None:
         """A new search: new rows, and a move column as wide as the longest label."""
-        if self.redraw_timer is not None:
-            self.redraw_timer.stop()
-            self.redraw_timer = None
         self.game, self.state, self.snapshot, self.played_move = game, state, None, None
         self.labels = {move: game.describe_move(move, state) for move in state.moves()}
         self.short_labels = {move: game.format_move(move) for move in state.moves()}
@@ -187,10 +183,10 @@ class MctsView(DataTable):
 
     @property
     def settled(self) -> bool:
-        """Nothing left to draw: no redraw due, a row for every move of the latest
-        snapshot, and the table's own measuring (done when idle) finished."""
+        """Nothing left to draw: a row for every move of the latest snapshot, and the
+        table's own measuring (done when idle) finished."""
         moves = 0 if self.snapshot is None else len(self.snapshot.stats)
-        return (self.redraw_timer is None and len(self.rows) == moves
+        return (len(self.rows) == moves
                 and self.drawn_layout == self.planned_layout()
                 and not self._updated_cells and not self._require_update_dimensions)
 
@@ -200,36 +196,23 @@ class MctsView(DataTable):
             self.show(snapshots[-1])
 
     def show(self, snapshot: MctsSnapshot) -> None:
-        """Keep the snapshot; draw it now, or a little later for a large table.
-
-        Painting a table costs about half a millisecond a row, so hundreds of root
-        moves (Quarto's second move has 240) at 20 snapshots a second would keep the
-        app from answering keys: a large table is redrawn less often (the latest
-        snapshot, and always the final one)."""
         self.snapshot = snapshot
-        if self.redraw_timer is not None:
-            return  # already due: it draws the latest snapshot
-        wait = self.last_drawn + self.redraw_interval() - time.monotonic()
-        if wait > 0:
-            self.redraw_timer = self.set_timer(wait, self.timed_redraw)
-        else:
-            self.timed_redraw()
-
-    def redraw_interval(self) -> float:
-        return min(MAX_REDRAW_INTERVAL, max(MIN_REDRAW_INTERVAL,
-                                            len(self.labels) * SECONDS_PER_ROW))
-
-    def timed_redraw(self) -> None:
-        self.redraw_timer = None
-        self.last_drawn = time.monotonic()
         self.redraw()
+
+    @property
+    def repaint_interval(self) -> float:
+        """The least time between two live snapshots for this table. Painting a
+        table costs half a millisecond or more a row, so dozens of root moves
+        (Quarto's second move has 240) redrawn with every batch of live events would
+        keep the app from answering keys. The game screen hands on live events no
+        more often than this, so that the summary, the table and the heat map always
+        show the same snapshot."""
+        return min(MAX_REPAINT_INTERVAL, len(self.labels) * SECONDS_PER_ROW)
 
     def played(self, move) -> None:
         """The search ended and `move` was played: mark it (▶) next to the best (★)."""
         self.played_move = move
-        if self.redraw_timer is not None:
-            self.redraw_timer.stop()
-        self.timed_redraw()
+        self.redraw()
 
     def action_sort(self, sort: str) -> None:
         """Sort by `sort`, largest first (the rules' order first for "order"); the
