@@ -12,6 +12,7 @@ from collections import Counter
 from functools import partial
 from typing import Iterable
 
+import textual.screen
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
@@ -27,6 +28,12 @@ from .screens.setup import SetupScreen
 from .themes import board_variable_defaults, load_themes
 
 DEFAULT_THEME = "plyground-dark"
+
+# Textual paints at most 60 frames a second, so a key pressed just after a frame waits
+# up to 17 ms for the next; at 120 it waits 8 at most (issue 18: a key is answered
+# within 50 ms). Textual's own setting, TEXTUAL_FPS, still wins when it is set.
+if "TEXTUAL_FPS" not in os.environ:
+    textual.screen.UPDATE_PERIOD = 1 / 120
 
 
 class PlygroundApp(App):
@@ -91,8 +98,8 @@ class PlygroundApp(App):
         the first screen) lives as long as the app, so the garbage collector is told
         to leave it alone. A full collection then looks at about half as many objects,
         and its pauses, which a key pressed meanwhile waits out, drop from up to 100 ms
-        to under 20 ms (issue 18)."""
-        gc.collect()
+        to under 20 ms (issue 18). (No collection first: it would cost every start
+        tens of milliseconds, and what is frozen is let go when the app exits.)"""
         gc.freeze()
 
     def on_unmount(self) -> None:

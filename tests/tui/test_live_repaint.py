@@ -5,6 +5,9 @@ out of the garbage collector's full collections."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 import time
 
 from plyground.core.engine import EngineEvents
@@ -72,32 +75,43 @@ async def test_the_summary_table_and_heat_map_show_one_snapshot(monkeypatch):
     assert all(gap >= interval - TIMER_SLACK for gap in gaps), gaps
 
 
-async def test_a_board_repaints_for_a_searchs_shares_only_where_it_draws_them():
-    renders = {"connect4": 0, "cephalopod": 0}
-    for game_id in renders:
+async def test_a_board_repaints_for_a_searchs_shares_only_when_its_drawing_changes():
+    repaints = {"connect4": 0, "cephalopod": 0}
+    for game_id in repaints:
         app = make_app(game_id, sides=("human", "human"))
         async with app.run_test(size=SIZE) as pilot:
             board = app.game_screen.board
             move = board.state.moves()[0]
             await pilot.pause()
-            render = board.render
+            refresh = board.refresh
 
-            def counted(render=render, game_id=game_id):
-                renders[game_id] += 1
-                return render()
+            def counted(*args, refresh=refresh, game_id=game_id, **kwargs):
+                repaints[game_id] += 1
+                return refresh(*args, **kwargs)
 
-            board.render = counted
+            board.refresh = counted
             board.show_heat({move: 0.5})
-            await pilot.pause()
+            board.show_heat({move: 0.501})  # the same whole percent: the same drawing
             if game_id == "connect4":  # no shares drawn: nothing to repaint
-                assert renders[game_id] == 0
+                assert repaints[game_id] == 0
                 board.show_marks([move])  # a hint marks its column ...
-                await pilot.pause()
-                assert renders[game_id] == 1
+                assert repaints[game_id] == 1
                 board.show_heat({})  # ... and a new search's heat clears it
-                await pilot.pause()
-                assert renders[game_id] == 2 and board.heat == {} and not board.marked
-    assert renders["cephalopod"] == 1  # the cell writes its share
+                assert repaints[game_id] == 2 and board.heat == {} and not board.marked
+            else:
+                assert repaints[game_id] == 1  # the cell writes its share: 50%
+            board.refresh = refresh
+    assert set(repaints.values()) == {1, 2}  # (each game was checked)
+
+
+def test_screens_may_paint_120_frames_a_second_unless_textual_is_told_otherwise():
+    program = ("import plyground.tui.app, textual.screen; "
+               "print(round(1 / textual.screen.UPDATE_PERIOD))")
+    environ = {key: value for key, value in os.environ.items() if key != "TEXTUAL_FPS"}
+    frames = [subprocess.run([sys.executable, "-c", program], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+              for env in (environ, {**environ, "TEXTUAL_FPS": "30"})]
+    assert frames == ["120", "30"]
 
 
 async def test_the_apps_long_lived_objects_are_frozen_while_it_runs():
@@ -107,3 +121,17 @@ async def test_the_apps_long_lived_objects_are_frozen_while_it_runs():
         await pilot.pause()
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_boards_sums_by_cell_follow_each_new_heat():
+    app = make_app("cephalopod", sides=("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.game_screen.board
+        first, second = board.state.moves()[:2]
+        board.show_heat({first: 0.25, second: 0.75})
+        assert board.heat_by("cell") == {first.cell: 0.25, second.cell: 0.75}
+        board.show_heat({first: 1.0})  # worked out again, not the last heat's sums
+        assert board.heat_by("cell") == {first.cell: 1.0}
+        board.show_marks([second])
+        assert board.heat_by("cell") == {second.cell: 1.0}

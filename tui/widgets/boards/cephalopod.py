@@ -234,7 +234,7 @@ class CephalopodBoard(BoardWidget):
         return base
 
     def cell_heat(self) -> dict[int, float]:
-        return self.heat_by(lambda move: move.cell)
+        return self.heat_by("cell")
 
     def cell_rows(self, cell: int) -> list[str]:
         """The text rows of a cell: a die face, a leaving die, or an empty hole."""

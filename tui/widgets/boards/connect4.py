@@ -178,7 +178,7 @@ class Connect4Board(BoardWidget):
         hole, win = style("board--hole"), style("board--win")
         # marked columns (a hint, a lesson's highlight; a move is its column) are
         # tinted; a search's shares are not drawn on this board
-        marks = self.heat_by(lambda move: move) if self.marked else {}
+        marks = self.heat_by() if self.marked else {}
         holes = [self.heat_tint(hole, marks.get(column, 0.0)) for column in columns]
         for row in reversed(range(self.board.height)):
             for line in range(len(self.glyph_rows)):

@@ -283,7 +283,7 @@ class QuartoBoard(BoardWidget):
         return base
 
     def square_heat(self) -> dict[int, float]:
-        return self.heat_by(lambda move: move.square)
+        return self.heat_by("square")
 
     def square_rows(self, square: int) -> list[Text]:
         """A square's rows: its piece (or, while giving, the piece in hand placed
@@ -305,7 +305,7 @@ class QuartoBoard(BoardWidget):
         their places."""
         style = self.get_component_rich_style
         tray = self.heat_tint(style("quarto--square"),
-                              self.heat_by(lambda move: move.give).get(piece, 0.0))
+                              self.heat_by("give").get(piece, 0.0))
         if piece not in self.state.pool():
             rows = [Text(""), Text("·", "dim"), Text("")]
         else:
