@@ -56,8 +56,8 @@ class BoardWidget(Widget, can_focus=True):
         self.interactive = False
         self.large = True
         self.heat: dict[Any, float] = {}  # move -> share of the search's attention
-        self.heat_sums: dict[str | None, dict[Any, float]] = {}  # heat_by's, this heat's
         self.marked = False  # whether `heat` marks moves (a hint) rather than shares
+        self.heat_sums: dict[str | None, dict[Any, float]] = {}  # heat_by's, this heat's
 
     def show(self, state: Any, animate: bool = False) -> None:
         """Display `state`; with `animate`, its last move is animated in."""
@@ -87,18 +87,23 @@ class BoardWidget(Widget, can_focus=True):
         drawing changes: late in a search, the shares move by less than the whole
         percents it writes and tints by, and a repaint costs a key its wait."""
         if not (self.draws_shares or self.marked):
-            self.heat, self.heat_sums = shares, {}
+            self.keep_heat(shares, marked=False)
             return
         before = self.render() if self.is_mounted and not self.marked else None
-        self.heat, self.marked, self.heat_sums = shares, False, {}
+        self.keep_heat(shares, marked=False)
         if before is None or self.render() != before:
             self.refresh()
 
     def show_marks(self, moves) -> None:
         """Mark the cells of these moves (a hint, a lesson's highlight): the heat's
         tint at its strongest, and no share written."""
-        self.heat, self.marked, self.heat_sums = {move: 1.0 for move in moves}, True, {}
+        self.keep_heat({move: 1.0 for move in moves}, marked=True)
         self.refresh()
+
+    def keep_heat(self, heat: dict[Any, float], marked: bool) -> None:
+        """The heat to draw from now on, and whether it marks moves; heat_by's sums
+        of the last heat are let go."""
+        self.heat, self.marked, self.heat_sums = heat, marked, {}
 
     def heat_by(self, part: str | None = None) -> dict[Any, float]:
         """The shares summed by a part of each move (`"square"`: move.square; None:

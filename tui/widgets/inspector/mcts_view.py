@@ -12,7 +12,6 @@ visits and its mean keep their place; then it drops whole columns in a planned o
 """
 from __future__ import annotations
 
-
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
@@ -273,10 +272,8 @@ class MctsView(DataTable):
         a count of changes), at 0.5 to 1 ms a row; a snapshot changes every row's
         visits, but mostly leaves its move, bar, share and mean as they were. A body
         cell is painted once for what it holds, where it is and how it is styled."""
-        if row_index < 0 or column_index < 0:  # the header: it changes with a sort
-            return super()._render_cell(row_index, column_index, base_style, width,
-                                        cursor, hover)
-        cell = self._get_row_renderables(row_index).cells[column_index]
+        body = row_index >= 0 and column_index >= 0  # (the header changes with a sort)
+        cell = self._get_row_renderables(row_index).cells[column_index] if body else None
         if not isinstance(cell, Text):
             return super()._render_cell(row_index, column_index, base_style, width,
                                         cursor, hover)
