@@ -9,7 +9,9 @@ import os
 import random
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Iterable
 
 import textual.screen
@@ -29,6 +31,15 @@ from .themes import board_variable_defaults, load_themes
 
 DEFAULT_THEME = "plyground-dark"
 
+
+@dataclass(frozen=True)
+class ServedLimits:
+    """What a visitor of `plyground serve` may do: play only the outside agents the
+    server's user named (`serve --allow-agent`), and save only inside one folder."""
+
+    allowed_agents: tuple[str, ...] = ()
+    save_dir: Path | None = None
+
 # Textual paints at most 60 frames a second, so a key pressed just after a frame waits
 # up to 17 ms for the next; at 120 it waits 8 at most (issue 18: a key is answered
 # within 50 ms). Textual's own setting, TEXTUAL_FPS, still wins when it is set.
@@ -44,8 +55,13 @@ class PlygroundApp(App):
                  clock: str = "real", move_delay: float = 0.6,
                  animations: bool = True, analysis: bool = True,
                  seed: int | None = None, record: GameRecord | None = None,
-                 lesson: tuple | None = None) -> None:
+                 lesson: tuple | None = None, trust_agents: bool = False,
+                 served: ServedLimits | None = None) -> None:
         super().__init__()
+        # What a record opened here may run without asking (`--trust-agents`); what
+        # the one who started `plyground serve` allows its visitors (None: not served).
+        self.trust_agents = trust_agents
+        self.served = served
         self.lesson = lesson  # (Lesson, its slides) to present (`lesson run`)
         self.start_with = (game_id, sides, position, options or {})
         self.record = record  # a game record to open (`play --load`)

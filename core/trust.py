@@ -1,0 +1,115 @@
+"""Which agents run code from outside plyground, said without running any of it.
+
+Records, lessons and history entries come from other people, so the agents they name
+are data until the user says otherwise. plyground's own kinds and the kinds of installed
+packages (entry points: installing one is consent) run freely; anything else (an
+`engine:cmd=…`, a `file.py:Class`, a `module:Class` no installed package declares) runs
+only when trusted: the user named it (on the command line, in the setup screen), passed
+`--trust-agents`, or said yes to a prompt that showed the exact command or file.
+"""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Collection, Iterable
+from pathlib import Path
+
+from .agents import split_settings
+from .game import PlygroundError
+from .match import HUMAN
+from .plugins import installed_entry_points, is_plugin_ref
+
+TRUST_OPTION = "--trust-agents"
+
+# What may run: True, anything; False, only plyground's own and installed kinds; a
+# collection of specs, those too (`serve --allow-agent`).
+Trust = bool | Collection[str]
+
+
+class NeedsTrust(PlygroundError):
+    """Agents that would run code from outside plyground, not trusted to. `outside`
+    holds each one as (spec, what it would run)."""
+
+    def __init__(self, outside: list[tuple[str, str]], where: str = "",
+                 allow: str = TRUST_OPTION) -> None:
+        self.outside = outside
+        self.where = where
+        whose = f"{where} names" if where else "this names"
+        runs = "; ".join(f"{spec!r} runs {what}" for spec, what in outside)
+        super().__init__(f"{whose} an agent from outside plyground: {runs}. Nothing was "
+                         f"run; {allow} allows it")
+
+
+def plugin_source(spec: str) -> tuple[str, str] | None:
+    """(source, class name) for `path/bot.py:Class[:settings]` or `pkg.mod:Class`."""
+    source, _, rest = spec.strip().partition(":")
+    name = rest.partition(":")[0]
+    return (source.strip(), name.strip()) if is_plugin_ref(f"{source}:{name}") else None
+
+
+def installed_refs() -> set[str]:
+    """`module:Class` of every agent an installed package declares."""
+    return {point.value.replace(" ", "")
+            for point in installed_entry_points("plyground.agents")}
+
+
+def outside_code(spec: str) -> str | None:
+    """What playing `spec` would import or start, in words that name the exact file,
+    module or command line; None for a human, plyground's own kinds and installed
+    packages' kinds. Imports nothing and starts nothing (a malformed spec is None: the
+    error comes when it is parsed)."""
+    spec = spec.strip()
+    if spec == HUMAN:
+        return None
+    found = plugin_source(spec)
+    if found is not None:
+        source, name = found
+        if source.endswith(".py") or "/" in source or "\\" in source:
+            return f"the Python file {Path(source).expanduser().resolve()} (class {name})"
+        if f"{source}:{name}" in installed_refs():
+            return None
+        return f"the Python module {source} (class {name})"
+    kind, _, settings = spec.partition(":")
+    if kind.strip() == "engine":
+        return f"the command {engine_command(settings)}"
+    return None
+
+
+def engine_command(settings: str) -> str:
+    """The command line an `engine:` spec's settings start, as a shell would read it."""
+    try:
+        items = split_settings(settings)
+    except PlygroundError:
+        return repr(settings)
+    for item in items:
+        name, _, value = item.partition("=")
+        if name.strip() == "cmd":
+            try:
+                return shlex.join(shlex.split(value.strip()))
+            except ValueError:
+                return repr(value.strip())
+    return "(no cmd given)"
+
+
+def untrusted(specs: Iterable[str], trust: Trust) -> list[tuple[str, str]]:
+    """(spec, what it runs) for each of `specs` that runs outside code `trust` does
+    not cover."""
+    if trust is True:
+        return []
+    allowed = set() if trust is False else {spec.strip() for spec in trust}
+    found = []
+    for spec in specs:
+        if spec.strip() in allowed:
+            continue
+        what = outside_code(spec)
+        if what is not None:
+            found.append((spec, what))
+    return found
+
+
+def require_trust(specs: Iterable[str], trust: Trust, where: str = "",
+                  allow: str = TRUST_OPTION) -> None:
+    """Raise NeedsTrust, before anything is imported or started, if any of `specs` runs
+    code from outside that `trust` does not cover."""
+    outside = untrusted(specs, trust)
+    if outside:
+        raise NeedsTrust(outside, where, allow)
