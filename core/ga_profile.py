@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .game import PlygroundError, shown
 from .games.connect4_strategies import GENE_NAMES
-from .paths import data_home, write_atomically
+from .paths import UnreadableFile, data_home, read_text_file, write_atomically
 
 DEFAULT_PROFILE = Path(__file__).resolve().parent / "profiles" / "default.json"
 PROFILES_ENV = "PLYGROUND_PROFILES"
@@ -71,11 +71,11 @@ def load_profile(path) -> Profile:
     path = Path(path)
     where = shown(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProfileError(f"profile {where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProfileError(f"profile {where}: cannot read it ({error})") from None
+        text = read_text_file(path, "profile")
+    except UnreadableFile as error:
+        if error.missing:
+            raise ProfileError(f"profile {where}: no such file") from None
+        raise ProfileError(f"profile {where}: cannot read it ({error.reason})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -138,6 +138,22 @@ class History:
                     raise
             time.sleep(0.01)
 
+    def check_writable(self) -> None:
+        """A PlygroundError now if games cannot be added: a history file or folder that
+        is read-only opens without complaint (SQLite falls back to reading) and fails
+        only at the first write, which comes when a game has been played. It writes
+        the schema version as it is, and takes that back."""
+        with self.lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute(f"PRAGMA user_version = {self.version()}")
+            except sqlite3.Error as error:
+                raise PlygroundError(f"the game history {self.path} cannot be written: "
+                                     f"{error}") from None
+            finally:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+
     def version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
 

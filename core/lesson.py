@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .game import Game, PlygroundError, parse_game, shown
+from .paths import UnreadableFile, parse_toml, read_text_file
 from .record import load_record
 from .search.events import TRACE_EVENTS, NodeLeft, Recorder, SearchDone
 from .search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
@@ -167,13 +168,12 @@ def read_lesson(path: str | Path) -> tuple[Lesson, list[Fault]]:
     path = Path(path)
     name = shown(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else \
-            "it is not UTF-8 text"
-        return Lesson(path, "", []), [Fault(name, None, None, f"cannot read it: {reason}")]
+        text = read_text_file(path, "lesson")
+    except UnreadableFile as error:
+        return Lesson(path, "", []), [Fault(name, None, None,
+                                            f"cannot read it: {error.reason}")]
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"\(at line (\d+), column \d+\)", str(error))
         problem = re.sub(r"\s*\(at line.*\)$", "", str(error))
@@ -209,6 +209,29 @@ def read_lesson(path: str | Path) -> tuple[Lesson, list[Fault]]:
     return lesson, faults
 
 
+def record_beside(folder: Path, name: Any) -> Path:
+    """The record file a scene names: a path relative to the lesson's folder that stays
+    inside it (no absolute path, no `..`, no symbolic link leading out). Lessons are
+    handed from one person to another: if one could name any file, checking it would
+    read whatever its reader may read (and a fault would show the file's first line),
+    and it would name files on its author's machine that its reader does not have.
+    Kept to its folder, a lesson and its records travel together, as a notebook and
+    the files beside it do."""
+    if not isinstance(name, str) or not name.strip():
+        raise PlygroundError('record names a file in the lesson\'s folder, in quotes '
+                             '(record = "endgame.txt")')
+    relative = Path(name)
+    if relative.is_absolute() or ".." in relative.parts or name.startswith("~"):
+        raise PlygroundError(f"record {shown(name)}: a lesson's record is a file in the "
+                             "lesson's folder or below it, named relative to it "
+                             "(no absolute path, no ..)")
+    path = folder / relative
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise PlygroundError(f"record {shown(name)}: a symbolic link that leads out of "
+                             "the lesson's folder")
+    return path
+
+
 def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path
                ) -> tuple[Scene | None, list[Fault]]:
     number, line = index + 1, lines.scene(index)
@@ -231,7 +254,7 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path
                             "record"))
     elif "record" in table:
         try:
-            record = load_record(folder / str(table["record"]))
+            record = load_record(record_beside(folder, table["record"]))
             game, start, players = record.game, record.final, list(record.players)
         except PlygroundError as error:
             faults.append(fault(str(error), "record"))

@@ -40,7 +40,7 @@ from typing import Iterator
 from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game, shown
 from .gametree import GameNode, GameTree
 from .match import Match, parse_side
-from .paths import write_atomically
+from .paths import UnreadableFile, read_text_file, write_atomically
 
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 UNFINISHED = "*"
@@ -227,16 +227,15 @@ def save_record(path: str | os.PathLike, record: GameRecord) -> None:
 
 
 def load_record(path: str | os.PathLike) -> GameRecord:
+    """The record in the file (read_text_file: a regular file under its size cap)."""
     path = Path(path).expanduser()
     where = shown(str(path))
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise RecordError(f"no game record at {where}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{where} is not a text file (not a game record)") from None
-    except OSError as error:
-        raise RecordError(f"cannot read {where}: {error.strerror}") from None
+        text = read_text_file(path, "game record", encoding="utf-8-sig")
+    except UnreadableFile as error:
+        if error.missing:
+            raise RecordError(f"no game record at {where}") from None
+        raise RecordError(str(error)) from None
     return parse_record(text, source=where)
 
 

@@ -43,6 +43,7 @@ from plyground.core.game import GameEntry, Move, Outcome
 from plyground.core.history import History, moves_of_line, played_record
 from plyground.core.isolation import Isolation
 from plyground.core.match import forfeit_outcome, seeded
+from plyground.core.paths import data_home
 from plyground.core.perft import distinct_levels, perft_levels
 from plyground.core.search.events import SearchDone
 from plyground.core.ratings import elo_ratings
@@ -148,6 +149,7 @@ def launch(game_id: str | None = None, sides: tuple[str, str] | None = None,
            seed: int | None = None) -> None:
     from plyground.tui.app import run  # Textual loads only when the app opens
 
+    data_home()  # a bad data folder is a line here, not a broken app
     run(game_id=game_id, sides=sides, position=position, options=options, seed=seed)
 
 
@@ -214,6 +216,7 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
                                  "leave out --x, --o and --position")
         from plyground.tui.app import run
 
+        data_home()
         run(record=record)
         return
     if position is not None:
@@ -227,13 +230,26 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
 # --- the game history ----------------------------------------------------------------
 
 NoRecord = Annotated[bool, typer.Option(
-    "--no-record", help="keep the games out of the game history (see `plyground games`)")]
+    "--no-history", "--no-record",
+    help="keep the games out of the game history (see `plyground games`)")]
 
 
 def history_for(record: bool) -> Any:
-    """The game history the games go to, opened now (so that an unusable one is an
-    error before any game is played); with --no-record, a context holding None."""
-    return History() if record else nullcontext()
+    """The game history the games go to, opened and tried for writing now: one that
+    cannot be used or written is an error before any game is played, not after the
+    first (whose game would then be lost). With --no-history, a context holding None,
+    and a line saying so. The data folder is checked either way: logs go there."""
+    data_home()
+    if not record:
+        print("the games are not kept in the game history (--no-history)", file=sys.stderr)
+        return nullcontext()
+    history = History()
+    try:
+        history.check_writable()
+    except PlygroundError as error:
+        history.close()
+        raise PlygroundError(f"{error} (--no-history plays without it)") from None
+    return history
 
 
 def record_game(history: History | None, source: str, game: Game, start: State,

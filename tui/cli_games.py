@@ -19,7 +19,7 @@ from rich.table import Table
 
 from plyground.core import PlygroundError
 from plyground.core.history import History
-from plyground.core.paths import write_atomically
+from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, write_atomically
 from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
                                    parse_record)
 
@@ -114,21 +114,38 @@ def headers_of(text: str) -> dict[str, str]:
     return headers
 
 
+Force = Annotated[bool, typer.Option(
+    "--force", help="replace an existing file (never a symbolic link)")]
+
+
+def refusal(refused: NotReplaced) -> str:
+    """What the CLI says when a file it would write is in the way."""
+    if refused.symlink:
+        return str(refused)
+    return f"{refused} (--force replaces it)"
+
+
 @games_app.command("export")
 def export_game(
     id: GameId,
     out: Annotated[Optional[Path], typer.Option(
         "--out", metavar="FILE", help="write the record to FILE (atomically) instead of "
         "printing it", show_default=False)] = None,
+    force: Force = False,
 ) -> None:
-    """Print a game's record, or write it to a file."""
+    """Print a game's record, or write it to a file.
+
+    An existing FILE is replaced only with --force; a symbolic link never.
+    """
     with History() as history:
         text = history.text(id)
     if out is None:
         typer.echo(text, nl=False)
         return
     try:
-        write_atomically(out, text)
+        write_atomically(out, text, overwrite=force)
+    except NotReplaced as refused:
+        raise PlygroundError(refusal(refused)) from None
     except OSError as error:
         raise PlygroundError(f"cannot write {out}: {error.strerror or error}") from None
     print(f"game {id} written to {out}", file=sys.stderr)
@@ -172,8 +189,8 @@ def read_records(file: Path) -> list[GameRecord]:
     """Every record in `file` (records follow each other, each starting with its
     headers); a RecordError naming the file's line if one is bad."""
     try:
-        text = file.expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text_file(file, "game record")
+    except UnreadableFile:
         return [load_record(file)]  # which says what is wrong with the file
     lines = text.splitlines()
     starts = record_starts(lines)

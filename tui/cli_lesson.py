@@ -15,6 +15,7 @@ import typer
 from plyground.core import PlygroundError
 from plyground.core.lesson import check_lesson, load_lesson
 from plyground.core.lessons import lesson_file, shipped
+from plyground.core.paths import NotReplaced
 
 lesson_app = typer.Typer()
 
@@ -91,6 +92,8 @@ def export(
     size: Annotated[str, typer.Option(
         "--size", metavar="COLSxROWS", help="the terminal size the screens are drawn at")
     ] = "160x50",
+    force: Annotated[bool, typer.Option(
+        "--force", help="replace slides already in DIR (never a symbolic link)")] = False,
 ) -> None:
     """Export a lesson as slides: an SVG of the screen for every step.
 
@@ -108,10 +111,20 @@ def export(
     lesson, slides = load_lesson(path)
     if svg.exists() and not svg.is_dir():
         raise PlygroundError(f"--svg {svg}: it is a file, not a folder")
-    from .lesson_export import export_lesson
+    from .lesson_export import export_lesson, in_the_way
 
+    taken = in_the_way(svg, len(slides), html, force)
+    if taken:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise PlygroundError(
+            f"--svg {svg}: {taken[0].name} is a symbolic link{more}; choose another folder"
+            if taken[0].is_symlink() else
+            f"--svg {svg}: {taken[0].name} already exists{more} (--force replaces them)")
     try:
-        written = export_lesson(lesson, slides, svg, html, (int(columns), int(rows)))
+        written = export_lesson(lesson, slides, svg, html, (int(columns), int(rows)),
+                                overwrite=force)
+    except NotReplaced as refused:
+        raise PlygroundError(f"--svg {svg}: {refused}") from None
     except OSError as error:
         raise PlygroundError(f"cannot write to {svg}: {error.strerror or error}") from None
     print(f"wrote {len(written)} files to {svg}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
 import sys
 from pathlib import Path
 
@@ -118,21 +119,32 @@ def page(title: str, svgs: list[str]) -> str:
     return PAGE.format(title=html.escape(title), slides=sections)
 
 
+def export_files(folder: Path, count: int, with_html: bool) -> list[Path]:
+    """The files an export of `count` slides writes into `folder`."""
+    return [folder / slide_name(index, count) for index in range(count)] \
+        + ([folder / "index.html"] if with_html else [])
+
+
+def in_the_way(folder: Path, count: int, with_html: bool, overwrite: bool) -> list[Path]:
+    """The files an export would have to replace and may not: symbolic links always
+    (write_atomically never replaces one), existing files unless `overwrite`. Looked
+    at before the slides are drawn, which takes a while."""
+    return [path for path in export_files(folder, count, with_html)
+            if path.is_symlink() or (not overwrite and os.path.lexists(path))]
+
+
 def export_lesson(lesson: Lesson, slides: list[Slide], folder: Path, with_html: bool,
-                  size: tuple[int, int]) -> list[Path]:
-    """Write the slides' SVGs (and the page) into `folder`; the files written."""
+                  size: tuple[int, int], overwrite: bool = False) -> list[Path]:
+    """Write the slides' SVGs (and the page) into `folder`; the files written. An
+    existing file is replaced only with `overwrite` (else NotReplaced), a symbolic
+    link never."""
     def progress(done: int, total: int) -> None:
         print(f"slide {done} of {total}", file=sys.stderr, flush=True)
 
     svgs = asyncio.run(render_slides(lesson, slides, size, progress))
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for index, svg in enumerate(svgs):
-        path = folder / slide_name(index, len(svgs))
-        write_atomically(path, svg)
-        written.append(path)
-    if with_html:
-        path = folder / "index.html"
-        write_atomically(path, page(lesson.title, svgs))
-        written.append(path)
+    written = export_files(folder, len(svgs), with_html)
+    texts = svgs + ([page(lesson.title, svgs)] if with_html else [])
+    for path, text in zip(written, texts):
+        write_atomically(path, text, overwrite=overwrite)
     return written

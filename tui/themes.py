@@ -2,16 +2,19 @@
 
 A theme file is TOML: the Textual `Theme` fields (`name`, `primary`, `dark`, ...) at the
 top level and a `[variables]` table for the colours the game boards use. A file that
-cannot be read is reported and skipped; the app never fails to start over a theme.
+cannot be read (read_text_file: a regular file under the size cap) is reported and
+skipped; the app never fails to start over a theme.
 """
 from __future__ import annotations
 
 import tomllib
 from importlib.resources import files
+from pathlib import Path
 
 from textual.theme import Theme
 
 from plyground.core import game_entries
+from plyground.core.paths import UnreadableFile, parse_toml, read_text_file
 
 # Board colours for themes that do not define them (Textual's built-in themes): these
 # shared by the boards, and each game's own (`GameEntry.theme`).
@@ -37,9 +40,9 @@ def load_themes() -> tuple[list[Theme], list[str]]:
         if not entry.name.endswith(".toml"):
             continue
         try:
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+            data = parse_toml(read_text_file(Path(str(entry)), "theme"))
             variables = {**board_variable_defaults(), **data.pop("variables", {})}
             themes.append(Theme(**data, variables=variables))
-        except (tomllib.TOMLDecodeError, TypeError, ValueError, UnicodeDecodeError) as error:
+        except (tomllib.TOMLDecodeError, UnreadableFile, TypeError, ValueError) as error:
             problems.append(f"theme file {entry.name} was skipped: {error}")
     return themes, problems

@@ -6,10 +6,10 @@ its place.
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from ..game import UnknownName, game_entries
+from ..paths import parse_toml, read_text_file
 
 FOLDER = Path(__file__).parent
 
@@ -19,7 +19,7 @@ def shipped() -> dict[str, Path]:
     installed = {entry.id for entry in game_entries()}
     lessons = {path.stem: path for path in sorted(FOLDER.glob("*.toml"))}
     for name, path in list(lessons.items()):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = parse_toml(read_text_file(path, "lesson"))
         other = Path(data.get("otherwise", "")).stem
         if other in lessons:
             games = {str(scene.get("game", "")).partition(":")[0]
