@@ -21,8 +21,10 @@ from typing import Any
 from .game import Game, PlygroundError, parse_game, shown
 from .paths import UnreadableFile, parse_toml, read_text_file
 from .record import load_record
+from .search.control import Budget
 from .search.events import TRACE_EVENTS, NodeLeft, Recorder, SearchDone
 from .search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
+from .trust import NeedsTrust, Trust, untrusted
 
 LESSON_KEYS = {"title", "otherwise", "scene"}
 SCENE_KEYS = {"title", "game", "position", "record", "sides", "caption", "step"}
@@ -34,6 +36,10 @@ SHOW_WORDS = {"next cutoff": TreeReplay.kind, "next table hit": TreeReplay.kind,
               **{f"next {name}": MctsReplay.kind for name in PHASES.values()}}
 SEARCH_NAMES = {TreeReplay.kind: "tree", MctsReplay.kind: "MCTS"}
 TRACE_CAP = 200_000  # events a lesson's search may record (as the app's step mode)
+# Its ceiling: the work whose every step that recording holds (a tree search's node is
+# entered and left, an MCTS iteration has four phases); beyond it a shared lesson
+# could keep a machine busy for hours.
+EVENTS_PER_UNIT = {"visits": 4}  # else 2: a node entered and left
 
 
 class LessonError(PlygroundError):
@@ -98,6 +104,7 @@ class ShownSearch:
     replay: Replay | None  # its recorded steps
     truncated: bool
     index: int | None = None  # the step shown (0-based), None: the decision
+    capped: str | None = None  # the line saying the step mode's ceiling cut it short
 
     def at(self, index: int) -> "ShownSearch":
         return replace(self, index=index)
@@ -159,10 +166,11 @@ class Lines:
         return start
 
 
-def read_lesson(path: str | Path) -> tuple[Lesson, list[Fault]]:
+def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fault]]:
     """The lesson in the file, and every fault its text has (an unreadable file, a
     TOML error, an unknown key, a game, position or side that is not one, a step
-    that is not one). A scene whose game, position or sides have a fault is left out
+    that is not one, an agent from outside plyground that `trust` does not cover:
+    nothing of it is imported or started). A scene whose game, position or sides have a fault is left out
     of the lesson, and a faulty step out of its scene (with the steps after it, if it
     played moves)."""
     path = Path(path)
@@ -202,7 +210,7 @@ def read_lesson(path: str | Path) -> tuple[Lesson, list[Fault]]:
         scenes = []
     lesson = Lesson(path, title, [])
     for index, table in enumerate(scenes):
-        scene, found = read_scene(table, index, lines, name, path.parent)
+        scene, found = read_scene(table, index, lines, name, path.parent, trust)
         faults.extend(found)
         if scene is not None:  # (its faulty steps left out)
             lesson.scenes.append(scene)
@@ -232,8 +240,8 @@ def record_beside(folder: Path, name: Any) -> Path:
     return path
 
 
-def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path
-               ) -> tuple[Scene | None, list[Fault]]:
+def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
+               trust: Trust) -> tuple[Scene | None, list[Fault]]:
     number, line = index + 1, lines.scene(index)
 
     def fault(problem: str, key: str | None = None, at: int | None = None) -> Fault:
@@ -281,6 +289,10 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path
         from .match import parse_side
 
         for side in sides:
+            outside = untrusted([side], trust)
+            if outside:
+                faults.append(fault(f"sides: {NeedsTrust(outside, 'the scene')}", "sides"))
+                continue
             try:
                 agent = parse_side(side)
             except PlygroundError as error:
@@ -297,6 +309,11 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path
     steps = []
     for step_index, step_table in enumerate(steps_table):
         step, found = read_step(step_table, lines.step(index, step_index), fault)
+        if step is not None and step.action == "search" and isinstance(step.value, str):
+            outside = untrusted([step.value], trust)
+            if outside:
+                step, found = None, [fault(f"search: {NeedsTrust(outside, 'the step')}",
+                                           at=step.line)]
         faults.extend(found)
         if step is not None:
             steps.append(step)
@@ -415,13 +432,35 @@ def run_search(state, spec: str | bool, scene: Scene) -> ShownSearch:
         raise PlygroundError(f"{spec}: a lesson's search is bounded by depth, nodes or "
                              "iterations, not by the clock (it must give the same steps "
                              "every time)")
+    budget, unit, ceiling = within_ceiling(agent, budget)
     recorder = Recorder(trace=True, cap=TRACE_CAP)
     agent.prepare()
     done = agent.decide(state, budget, observer=recorder)
+    capped = None if done.work < ceiling else (
+        f"{spec} stopped at {ceiling:,} {unit}, the ceiling of a lesson's search (as "
+        "of the app's step mode)")
     live = tuple(event for event in recorder.events
                  if not isinstance(event, (SearchDone, *TRACE_EVENTS)))
     return ShownSearch(agent, state, done, live,
-                       replay_for(recorder.events), recorder.truncated)
+                       replay_for(recorder.events), recorder.truncated, capped=capped)
+
+
+def within_ceiling(agent, budget: Budget) -> tuple[Budget, str, int]:
+    """`budget` held to the ceiling of the app's step mode (as many nodes, or MCTS
+    iterations, as its recording holds), with the unit and the ceiling."""
+    unit = "iterations" if agent.shows == "visits" else "nodes"
+    ceiling = TRACE_CAP // EVENTS_PER_UNIT.get(agent.shows, 2)
+    asked = getattr(budget, unit)
+    return replace(budget, **{unit: min(asked or ceiling, ceiling)}), unit, ceiling
+
+
+def ceiling_notes(lesson: Lesson, slides: list[Slide]) -> list[str]:
+    """A line for each search of the lesson that the ceiling stopped."""
+    name = shown(str(lesson.path))
+    return [f"{name}:{slide.scene.steps[slide.step - 1].line}: scene {slide.scene.number}: "
+            f"note: {slide.search.capped}" for slide in slides
+            if slide.search is not None and slide.search.index is None
+            and slide.search.capped]
 
 
 def event_index(search: ShownSearch, where: int | str) -> int:
@@ -461,23 +500,25 @@ def event_index(search: ShownSearch, where: int | str) -> int:
     raise PlygroundError(f"no {what} {after}{cap}")
 
 
-def played_through(path: str | Path) -> tuple[Lesson, list[Slide], list[Fault]]:
+def played_through(path: str | Path, trust: Trust = False
+                   ) -> tuple[Lesson, list[Slide], list[Fault]]:
     """The lesson, its slides, and every fault found reading and playing it through,
     in the order of their lines."""
-    lesson, faults = read_lesson(path)
+    lesson, faults = read_lesson(path, trust)
     slides = compile_lesson(lesson, faults)
     return lesson, slides, sorted(faults, key=lambda fault: fault.line or 0)
 
 
-def check_lesson(path: str | Path) -> tuple[list[Slide], list[Fault]]:
+def check_lesson(path: str | Path, trust: Trust = False
+                 ) -> tuple[list[Slide], list[Fault]]:
     """The lesson's slides and every fault found."""
-    _, slides, faults = played_through(path)
+    _, slides, faults = played_through(path, trust)
     return slides, faults
 
 
-def load_lesson(path: str | Path) -> tuple[Lesson, list[Slide]]:
+def load_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Slide]]:
     """The lesson and its slides; raises LessonError naming every fault."""
-    lesson, slides, faults = played_through(path)
+    lesson, slides, faults = played_through(path, trust)
     if faults:
         raise LessonError(faults)
     return lesson, slides

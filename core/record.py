@@ -41,6 +41,7 @@ from .game import Game, IllegalMove, Outcome, PlygroundError, parse_game, shown
 from .gametree import GameNode, GameTree
 from .match import Match, parse_side
 from .paths import UnreadableFile, read_text_file, write_atomically
+from .trust import Trust, require_trust
 
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 UNFINISHED = "*"
@@ -104,10 +105,13 @@ class GameRecord:
             reason = reason[len(said) + 2:]
         return Outcome(winner, reason)
 
-    def match(self) -> Match:
+    def match(self, trust: Trust = False) -> Match:
         """The game as a Match at its last main-line position (a game a side forfeited
         or resigned ends with that outcome, though the position plays on). A player
-        that names no agent here raises RecordError naming its header."""
+        that runs code from outside plyground raises NeedsTrust, unless `trust` covers
+        it, before anything is imported or started; one that names no agent here
+        raises RecordError naming its header."""
+        require_trust(self.players, trust, "the record")
         for name, spec in zip(("First", "Second"), self.players):
             try:
                 parse_side(spec)

@@ -9,7 +9,7 @@ import os
 import random
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Iterable
@@ -23,10 +23,12 @@ from plyground.core.engine import Engine
 from plyground.core.history import History
 from plyground.core.match import HUMAN, Match
 from plyground.core.record import GameRecord
+from plyground.core.trust import Trust, require_trust, untrusted
 
 from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
 from .screens.game_review import ReviewUpdate
 from .screens.setup import SetupScreen
+from .screens.trust import TrustScreen
 from .themes import board_variable_defaults, load_themes
 
 DEFAULT_THEME = "plyground-dark"
@@ -39,6 +41,11 @@ class ServedLimits:
 
     allowed_agents: tuple[str, ...] = ()
     save_dir: Path | None = None
+
+
+# Set by the root command's hidden options when `plyground serve` started this process:
+# every app it creates is then served (`lesson run` creates its own, too).
+SERVED: ServedLimits | None = None
 
 # Textual paints at most 60 frames a second, so a key pressed just after a frame waits
 # up to 17 ms for the next; at 120 it waits 8 at most (issue 18: a key is answered
@@ -127,8 +134,11 @@ class PlygroundApp(App):
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """The palette's Screenshot saves to the current folder, as Textual's docs say,
-        not to a downloads folder that may not exist (it then failed)."""
-        return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
+        not to a downloads folder that may not exist (it then failed); a served app
+        saves into the server's save folder, the one folder its visitors may write."""
+        folder = self.served.save_dir if self.served is not None else None
+        return super().deliver_screenshot(filename, path or folder or os.getcwd(),
+                                          time_format)
 
     @staticmethod
     def runs_in_a_terminal() -> bool:
@@ -170,14 +180,50 @@ class PlygroundApp(App):
     def open_record(self, record: GameRecord, history_id: int | None = None,
                     replacing: Screen | None = None) -> None:
         """Open a game record on the board, its variations in the move list; the
-        game goes on from its last position. A player the record names that cannot
-        be made here (a plugin not installed) is played by a human, as said."""
+        game goes on from its last position. A player that runs code from outside
+        plyground runs only if the user says so here (or passed --trust-agents); a
+        served app never asks its visitor, and plays such a side by hand."""
+        outside = untrusted(record.players, self.record_trust())
+        if outside and self.served is None:
+            self.push_screen(TrustScreen("This game record", outside),
+                             lambda yes: self.show_record(record, history_id, replacing,
+                                                          [] if yes else outside))
+            return
+        self.show_record(record, history_id, replacing, outside)
+
+    def check_choice(self, spec: str) -> None:
+        """Raise NeedsTrust for a side chosen in the app that the app may not run: any
+        agent is the user's own choice in the user's own app, but a visitor of a served
+        app plays only what the server's user allowed."""
+        if self.served is not None:
+            require_trust([spec], self.served.allowed_agents, "this",
+                          "only the server's `plyground serve --allow-agent` allows it")
+
+    def record_trust(self) -> Trust:
+        """The agents from outside that a record opened here may run without asking:
+        those the server's user allowed when served, else all or none
+        (`--trust-agents`)."""
+        return self.served.allowed_agents if self.served is not None else \
+            self.trust_agents
+
+    def show_record(self, record: GameRecord, history_id: int | None,
+                    replacing: Screen | None, refused: list[tuple[str, str]]) -> None:
+        """The record on the board, the `refused` players played by hand. A player
+        that cannot be made here (a plugin not installed) is played by a human too,
+        as said."""
+        if refused:
+            specs = {spec for spec, _ in refused}
+            record = replace(record, players=tuple(HUMAN if spec in specs else spec
+                                                   for spec in record.players))
+            self.notify(f"Not run: {', '.join(sorted(specs))}. Those sides are played "
+                        "by hand here.", title="Players replaced", severity="warning",
+                        markup=False)
         try:
-            match = record.match()
+            match = record.match(trust=True)  # (what is left was trusted above)
         except PlygroundError as error:
             self.notify(f"{error}: its sides are played by humans here.",
                         title="Players replaced", severity="warning", markup=False)
-            record.players = (HUMAN, HUMAN)
+            record = replace(record, players=(HUMAN, HUMAN))
             match = record.match()
         if replacing is not None:
             self.pop_screen()
@@ -236,12 +282,16 @@ class PlygroundApp(App):
 
 def create_app(game_id: str | None = None, sides: tuple[str, str] | None = None,
                position: str | None = None, **settings) -> PlygroundApp:
+    settings.setdefault("served", SERVED)
     return PlygroundApp(game_id, sides, position, **settings)
 
 
 def run(game_id: str | None = None, sides: tuple[str, str] | None = None,
         position: str | None = None, options: dict | None = None,
-        seed: int | None = None, record: GameRecord | None = None) -> None:
+        seed: int | None = None, record: GameRecord | None = None,
+        trust_agents: bool = False) -> None:
     """Open the setup screen, or a game directly when the game and both sides are given;
-    `options` are the game's (e.g. a board size), `seed` the games' (else drawn)."""
-    create_app(game_id, sides, position, options=options, seed=seed, record=record).run()
+    `options` are the game's (e.g. a board size), `seed` the games' (else drawn);
+    `trust_agents`: a record may run agents from outside plyground without asking."""
+    create_app(game_id, sides, position, options=options, seed=seed, record=record,
+               trust_agents=trust_agents).run()

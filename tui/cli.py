@@ -55,6 +55,7 @@ from plyground.core.values import SCORE, describe_bounded, describe_value, prove
 
 from .cli_games import games_app
 from .cli_lesson import lesson_app
+from .cli_options import TrustAgents
 from .cli_review import review_command
 from .cli_serve import serve_command
 from .cli_solve import solve_command
@@ -166,11 +167,23 @@ def starting_state(game: Game, position: str | None) -> State:
 
 
 @app.callback(invoke_without_command=True)
-def setup(ctx: typer.Context) -> None:
+def setup(
+    ctx: typer.Context,
+    served: Annotated[bool, typer.Option("--served", hidden=True)] = False,
+    served_agents: Annotated[Optional[list[str]], typer.Option(
+        "--served-allow-agent", hidden=True)] = None,
+    served_save_dir: Annotated[Optional[Path], typer.Option(
+        "--served-save-dir", hidden=True)] = None,
+) -> None:
     """A terminal workbench for game-playing AI.
 
     With no command, opens the app's setup screen.
     """
+    if served:  # started by `plyground serve` (cli_serve.served_command)
+        from plyground.tui import app as tui_app
+
+        tui_app.SERVED = tui_app.ServedLimits(tuple(served_agents or ()),
+                                              served_save_dir)
     if ctx.invoked_subcommand is None:
         launch()
 
@@ -198,12 +211,14 @@ LoadRecord = Annotated[Optional[Path], typer.Option(
 @app.command()
 def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None,
          position: Position = None, seed: GameSeed = None,
-         load: LoadRecord = None) -> None:
+         load: LoadRecord = None, trust_agents: TrustAgents = False) -> None:
     """Open the app on a game.
 
     Naming a side skips the side choice (an unnamed side is human);
     naming none leaves the choice to the setup screen. Without --seed,
-    each game draws a seed; the game screen shows it.
+    each game draws a seed; the game screen shows it. A record opened
+    with --load that names agents from outside plyground asks before it
+    runs them (--trust-agents: runs them without asking).
     """
     game = parse_game(game_spec)
     if load is not None:
@@ -217,7 +232,7 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
         from plyground.tui.app import run
 
         data_home()
-        run(record=record)
+        run(record=record, trust_agents=trust_agents)
         return
     if position is not None:
         position = game.format_position(game.parse_position(position))

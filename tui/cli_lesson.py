@@ -13,9 +13,11 @@ from typing import Annotated, Optional
 import typer
 
 from plyground.core import PlygroundError
-from plyground.core.lesson import check_lesson, load_lesson
+from plyground.core.lesson import ceiling_notes, load_lesson, played_through, read_lesson
 from plyground.core.lessons import lesson_file, shipped
 from plyground.core.paths import NotReplaced
+
+from .cli_options import TrustAgents
 
 lesson_app = typer.Typer()
 
@@ -37,15 +39,13 @@ def lesson(ctx: typer.Context) -> None:
 @lesson_app.command("list")
 def list_lessons() -> None:
     """The lessons shipped with plyground."""
-    from plyground.core.lesson import read_lesson
-
     for name, path in shipped().items():
         lesson, _ = read_lesson(path)
         print(f"{name:<12} {lesson.title}  ({path})")
 
 
 @lesson_app.command("check")
-def check(name: LessonName) -> None:
+def check(name: LessonName, trust_agents: TrustAgents = False) -> None:
     """Check a lesson headless: every position, move, agent and step.
 
     Plays every scene through and runs every search. Prints each fault with
@@ -53,9 +53,11 @@ def check(name: LessonName) -> None:
     """
     path = lesson_file(name)
     print(f"checking {path}…", file=sys.stderr, flush=True)
-    slides, faults = check_lesson(path)
+    lesson, slides, faults = played_through(path, trust_agents)
     for fault in faults:
         print(fault)
+    for note in ceiling_notes(lesson, slides):
+        print(note)
     scenes = len({slide.scene.number for slide in slides})
     if faults:
         print(f"{len(faults)} fault{'s' if len(faults) != 1 else ''} in {path}",
@@ -66,7 +68,7 @@ def check(name: LessonName) -> None:
 
 
 @lesson_app.command("run")
-def run(name: LessonName) -> None:
+def run(name: LessonName, trust_agents: TrustAgents = False) -> None:
     """Present a lesson in the app, a step at a time.
 
     Space, Enter or → moves on, ← or Backspace goes back, Home and End jump,
@@ -74,7 +76,9 @@ def run(name: LessonName) -> None:
     """
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
-    lesson, slides = load_lesson(path)  # a LessonError names every fault
+    lesson, slides = load_lesson(path, trust_agents)  # a LessonError names every fault
+    for note in ceiling_notes(lesson, slides):
+        print(note, file=sys.stderr)
     from .app import create_app
 
     create_app(lesson=(lesson, slides)).run()
@@ -92,6 +96,7 @@ def export(
     size: Annotated[str, typer.Option(
         "--size", metavar="COLSxROWS", help="the terminal size the screens are drawn at")
     ] = "160x50",
+    trust_agents: TrustAgents = False,
     force: Annotated[bool, typer.Option(
         "--force", help="replace slides already in DIR (never a symbolic link)")] = False,
 ) -> None:
@@ -108,7 +113,9 @@ def export(
                              "60x20)")
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
-    lesson, slides = load_lesson(path)
+    lesson, slides = load_lesson(path, trust_agents)
+    for note in ceiling_notes(lesson, slides):
+        print(note, file=sys.stderr)
     if svg.exists() and not svg.is_dir():
         raise PlygroundError(f"--svg {svg}: it is a file, not a folder")
     from .lesson_export import export_lesson, in_the_way

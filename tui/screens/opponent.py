@@ -56,6 +56,7 @@ class OpponentScreen(Dialog):
         row = self.query_one(SideRow)
         spec = spec_for(row.kind, row.value)
         try:
+            self.app.check_choice(spec)
             agent = parse_side(spec)
             if agent is not None and not type(agent).plays(self.game):
                 raise PlygroundError(f"{agent.title} cannot play {self.game.title}")

@@ -466,6 +466,7 @@ class SetupScreen(Screen):
             return
         for label, spec in zip(game.side_labels, sides):
             try:
+                self.app.check_choice(spec)
                 parse_side(spec)
             except PlygroundError as problem:
                 error.update(Text(f"{label}: {problem}"))
