@@ -2,9 +2,12 @@
 that opens the page starts its own copy of the app (the setup screen, or a lesson with
 --lesson), in a process of its own.
 
-It listens on 127.0.0.1 unless told otherwise: the app plays any command a user types
-as an agent (`engine:cmd=...`), so serving it beyond this machine gives whoever can
-reach the port a shell. `--host` with any other address says so before it starts.
+Only its own page gets in (serve_gate.py): the address printed at start carries a
+random token, websockets from other sites are refused, and at most --max-sessions apps
+run at once. A visitor plays only the agents from outside plyground that --allow-agent
+names, and saves only into one folder: each app is started with hidden root options
+that say so (`served_command`). It listens on 127.0.0.1 unless told otherwise; an
+address other machines reach needs --public.
 """
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import ipaddress
 import shlex
 import socket
 import sys
+import time
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -31,56 +36,128 @@ def is_local(host: str) -> bool:
         return False
 
 
-def served_command(lesson: str | None) -> str:
+def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),
+                   save_dir: Path | None = None) -> str:
     """The shell command the server runs for each page opened: this Python's
-    plyground, on the setup screen or presenting a lesson."""
-    command = [sys.executable, "-m", "plyground"]
+    plyground, on the setup screen or presenting a lesson, told by hidden root options
+    that it is served, which agents from outside it may play and where it saves."""
+    command = [sys.executable, "-m", "plyground", "--served"]
+    for spec in allowed_agents:
+        command += ["--served-allow-agent", spec]
+    if save_dir is not None:
+        command += ["--served-save-dir", str(save_dir)]
     if lesson is not None:
         command += ["lesson", "run", lesson]
     return shlex.join(command)
 
 
+def allowed_agent(spec: str) -> str:
+    """The agent `--allow-agent` names, in the canonical form the app compares a
+    visitor's choice with; a typo is an error line now, not a refusal in the
+    browser. (Its file is imported here: the server's user named it.)"""
+    from plyground.core import parse_agent
+
+    try:
+        return parse_agent(spec).spec
+    except PlygroundError as error:
+        raise PlygroundError(f"--allow-agent {spec!r}: {error}") from None
+
+
+def save_folder(given: Path | None) -> Path:
+    """The folder served apps save into: `given`, else a new one under the data
+    folder's `served/`, named for when the server started."""
+    from plyground.core.paths import data_home
+
+    try:
+        if given is not None:
+            folder = given.expanduser().resolve()
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+        parent = data_home() / "served"
+        parent.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y-%m-%d-%H%M%S")
+        for number in range(1, 1000):
+            folder = parent / (stamp if number == 1 else f"{stamp}-{number}")
+            try:
+                folder.mkdir()
+                return folder
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"{parent / stamp} and its next 998 names exist")
+    except OSError as error:
+        where = "--save-dir" if given is not None else "the folder for saved games"
+        raise PlygroundError(f"{where}: cannot use {given or '(data folder)/served'}: "
+                             f"{error.strerror or error}") from None
+
+
 def serve_command(
     host: Annotated[str, typer.Option(
         help="the address to listen on; any but this machine's own (127.0.0.1, "
-        "localhost, ::1) lets other machines in")] = "127.0.0.1",
+        "localhost, ::1) needs --public")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
     lesson: Annotated[Optional[str], typer.Option(
         metavar="LESSON", help="present this lesson (a file or a shipped lesson's "
         "name) instead of the setup screen", show_default=False)] = None,
+    public: Annotated[bool, typer.Option(
+        "--public", help="let other machines in: listen on --host as given, and "
+        "answer whatever name the browser used for this machine")] = False,
+    max_sessions: Annotated[int, typer.Option(
+        metavar="N", help="the most copies of the app running at once; one more "
+        "visitor is told the server is full")] = 4,
+    allow_agent: Annotated[Optional[list[str]], typer.Option(
+        metavar="SPEC", help="an agent from outside plyground (engine:cmd=..., "
+        "file.py:Class, module:Class) that visitors may play; repeatable. Visitors "
+        "get no other", show_default=False)] = None,
+    save_dir: Annotated[Optional[Path], typer.Option(
+        metavar="DIR", help="the only folder visitors may save into (default: a new "
+        "folder under the data folder's served/)", show_default=False)] = None,
 ) -> None:
     """Serve the app to a web browser (textual-serve).
 
-    Open the address it prints; each page is a new copy of the app. Ctrl-C
-    stops it.
+    Open the address it prints, token included; each page is a new copy
+    of the app. Ctrl-C stops it.
     """
     if not 1 <= port <= 65535:
         raise PlygroundError(f"--port {port}: a port is a number from 1 to 65535")
-    if lesson is not None:
-        from plyground.core.lesson import load_lesson
-        from plyground.core.lessons import lesson_file
-
-        load_lesson(lesson_file(lesson))  # its faults now, not in the browser
+    if max_sessions < 1:
+        raise PlygroundError(f"--max-sessions {max_sessions}: at least 1")
     try:
         socket.getaddrinfo(host, port)
     except (socket.gaierror, UnicodeError) as error:
         raise PlygroundError(f"--host {host!r}: not an address of this machine "
                              f"({getattr(error, 'strerror', None) or error})") from None
-    if not is_local(host):
-        print(f"warning: serving on {host}, which other machines may reach: anyone who "
-              "opens the page runs the app, and the app runs any command given as an "
-              "engine. Use the default, 127.0.0.1, unless you mean it.", file=sys.stderr)
+    if not is_local(host) and not public:
+        raise PlygroundError(f"--host {host}: other machines may reach this address, "
+                             "and anyone with the printed address runs the app; add "
+                             "--public if you mean it")
+    if lesson is not None:
+        from plyground.core.lesson import load_lesson
+        from plyground.core.lessons import lesson_file
+
+        load_lesson(lesson_file(lesson))  # its faults now, not in the browser
+    allowed = tuple(dict.fromkeys(allowed_agent(spec) for spec in allow_agent or ()))
+    folder = save_folder(save_dir)
     try:
-        from textual_serve.server import Server
+        from .serve_gate import GatedServer
     except ImportError:  # pragma: no cover - a dependency of the package
         raise PlygroundError("textual-serve is not installed: pip install "
                              "textual-serve") from None
-    url_host = f"[{host}]" if ":" in host else host
-    server = Server(served_command(lesson), host=host, port=port,
-                    title="plyground" + (f": {lesson}" if lesson else ""),
-                    public_url=f"http://{url_host}:{port}")
+    notes = [f"Visitors save games into {folder}.",
+             "Visitors may play plyground's own and installed agents" + (
+                 f", and {', '.join(allowed)}." if allowed else " only.")]
+    if not is_local(host):
+        notes.append(f"Listening on {host}: other machines may reach it.")
+    server = GatedServer(served_command(lesson, allowed, folder), host=host, port=port,
+                         title="plyground" + (f": {lesson}" if lesson else ""),
+                         max_sessions=max_sessions, public=public, notes=tuple(notes))
     try:
         server.serve()
     except OSError as error:  # the port is taken, the address is not this machine's
         raise PlygroundError(f"cannot serve on {host}:{port}: "
                              f"{error.strerror or error}") from None
+    finally:
+        if save_dir is None:  # a folder of its own: not left behind empty
+            try:
+                folder.rmdir()
+            except OSError:
+                pass

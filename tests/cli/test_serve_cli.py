@@ -1,37 +1,59 @@
-"""`plyground serve`: where it listens, the warning for an address other machines can
-reach, and one error line for bad options (the server itself is a fake here; the
-browser test serves for real)."""
+"""`plyground serve`: where it listens, --public for an address other machines reach,
+what each served app is told (the agents visitors may play, the folder they save
+into), and one error line for bad options (the server itself is a fake here;
+tests/security/test_serve.py and the browser test serve for real)."""
 from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from plyground.tui import app as tui_app
 from plyground.tui import cli
 from plyground.tui.cli_serve import is_local, served_command
 
 
+class Made(list):
+    """The settings of each server made; `saves` holds what its visitor saves."""
+
+
 @pytest.fixture
-def servers(monkeypatch):
-    """The servers `serve` made, recorded instead of serving."""
-    made = []
+def servers(monkeypatch, tmp_path):
+    """The servers `serve` made, recorded instead of serving; the data folder is
+    `tmp_path`."""
+    made = Made()
+    saves = []
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
 
     class FakeServer:
-        def __init__(self, command, host, port, title, public_url):
+        def __init__(self, command, *, host, port, title, max_sessions, public, notes):
             self.settings = dict(command=command, host=host, port=port, title=title,
-                                 public_url=public_url)
+                                 max_sessions=max_sessions, public=public, notes=notes)
 
         def serve(self):
+            """As a visitor would, saves a game when the test asks for one."""
             made.append(self.settings)
+            [folder] = option(self.settings["command"], "--served-save-dir")
+            self.settings["folder_existed"] = Path(folder).is_dir()
+            if saves:
+                (Path(folder) / "game.pgn").write_text(saves.pop())
 
-    monkeypatch.setattr("textual_serve.server.Server", FakeServer)
+    monkeypatch.setattr("plyground.tui.serve_gate.GatedServer", FakeServer)
+    made.saves = saves
     return made
 
 
 def invoke(*args: str):
     return CliRunner().invoke(cli.app, ["serve", *args])
+
+
+def option(command: str, name: str) -> list[str]:
+    """The values of `name` in the served command line."""
+    words = shlex.split(command)
+    return [words[at + 1] for at, word in enumerate(words) if word == name]
 
 
 @pytest.mark.parametrize("host, local", [
@@ -42,22 +64,50 @@ def test_only_the_loopback_is_local(host, local):
     assert is_local(host) is local
 
 
-def test_it_serves_the_app_on_127_0_0_1_by_default(servers):
+def test_it_serves_the_app_on_127_0_0_1_by_default(servers, tmp_path):
     result = invoke()
     assert result.exit_code == 0, result.output
     [settings] = servers
     assert settings["host"] == "127.0.0.1" and settings["port"] == 8000
-    assert settings["public_url"] == "http://127.0.0.1:8000"
-    assert shlex.split(settings["command"]) == [sys.executable, "-m", "plyground"]
-    assert "warning" not in result.stderr
+    assert settings["max_sessions"] == 4 and settings["public"] is False
+    [save_dir] = option(settings["command"], "--served-save-dir")
+    assert Path(save_dir).parent == tmp_path / "served" and settings["folder_existed"]
+    assert not Path(save_dir).exists()  # nothing saved: not left behind
+    assert shlex.split(settings["command"]) == [
+        sys.executable, "-m", "plyground", "--served", "--served-save-dir", save_dir]
+    assert result.stderr == ""
 
 
-def test_an_address_other_machines_reach_is_warned_of(servers):
+def test_each_start_saves_into_a_new_folder(servers):
+    servers.saves.append("a saved game")
+    assert invoke().exit_code == 0 and invoke().exit_code == 0
+    [first], [second] = (option(s["command"], "--served-save-dir") for s in servers)
+    assert first != second
+    assert (Path(first) / "game.pgn").read_text() == "a saved game"
+
+
+def test_an_address_other_machines_reach_needs_public(servers):
     result = invoke("--host", "0.0.0.0", "--port", "8123")
-    assert result.exit_code == 0
-    assert result.stderr.startswith("warning: serving on 0.0.0.0")
-    assert servers[0]["host"] == "0.0.0.0" and servers[0]["port"] == 8123
-    assert "warning" not in invoke("--host", "localhost").stderr
+    assert result.exit_code == 2 and servers == []
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: --host 0.0.0.0: ") and "add --public" in line
+    result = invoke("--host", "0.0.0.0", "--port", "8123", "--public",
+                    "--max-sessions", "30")
+    assert result.exit_code == 0, result.output
+    assert servers[0]["host"] == "0.0.0.0" and servers[0]["public"] is True
+    assert servers[0]["max_sessions"] == 30
+    assert invoke("--host", "localhost").exit_code == 0
+
+
+def test_visitors_get_the_agents_and_the_folder_named(servers, tmp_path):
+    result = invoke("--allow-agent", "engine:cmd=./bot  --fast", "--allow-agent",
+                    "mcts:iterations=50", "--save-dir", str(tmp_path / "class"))
+    assert result.exit_code == 0, result.output
+    command = servers[0]["command"]
+    assert option(command, "--served-allow-agent") == [
+        'engine:cmd="./bot  --fast"', "mcts:iterations=50"]
+    assert option(command, "--served-save-dir") == [str(tmp_path / "class")]
+    assert (tmp_path / "class").is_dir()
 
 
 def test_a_lesson_is_served_in_presentation_mode_and_checked_first(servers, tmp_path):
@@ -75,10 +125,39 @@ def test_a_lesson_is_served_in_presentation_mode_and_checked_first(servers, tmp_
     (("--port", "0"), "a port is a number from 1 to 65535"),
     (("--port", "70000"), "a port is a number from 1 to 65535"),
     (("--host", "no.such.host.invalid"), "not an address of this machine"),
-    (("--lesson", "nosuch"), "no lesson file 'nosuch'")])
+    (("--lesson", "nosuch"), "no lesson file 'nosuch'"),
+    (("--max-sessions", "0"), "--max-sessions 0: at least 1"),
+    (("--allow-agent", "nosuch:depth=2"), "--allow-agent 'nosuch:depth=2': "),
+    (("--allow-agent", "mcts:depth=2"), "--allow-agent 'mcts:depth=2': "),
+    (("--save-dir", "/dev/null/x"), "--save-dir: cannot use /dev/null/x")])
 def test_bad_options_give_one_error_line(servers, args, message):
     result = invoke(*args)
     assert result.exit_code == 2 and "Traceback" not in result.output
     [line] = result.stderr.splitlines()
     assert line.startswith("error: ") and message in line
     assert servers == []
+
+
+@pytest.mark.parametrize("command", [[], ["lesson", "run", "mcts"]])
+def test_a_served_app_is_created_with_what_the_server_allows(monkeypatch, command):
+    """The hidden root options `serve` starts each app with reach the app, on the
+    setup screen and presenting a lesson."""
+    monkeypatch.setattr(tui_app, "SERVED", None)
+    opened = []
+    monkeypatch.setattr(tui_app.PlygroundApp, "run", lambda self: opened.append(self))
+    result = CliRunner().invoke(cli.app, [
+        "--served", "--served-allow-agent", 'engine:cmd="./bot"',
+        "--served-allow-agent", "bot.py:Bot", "--served-save-dir", "/tmp/class",
+        *command])
+    assert result.exit_code == 0, result.output
+    [app] = opened
+    assert app.served == tui_app.ServedLimits(('engine:cmd="./bot"', "bot.py:Bot"),
+                                              Path("/tmp/class"))
+
+
+def test_an_app_not_served_has_no_limits(monkeypatch):
+    monkeypatch.setattr(tui_app, "SERVED", None)
+    opened = []
+    monkeypatch.setattr(tui_app.PlygroundApp, "run", lambda self: opened.append(self))
+    assert CliRunner().invoke(cli.app, []).exit_code == 0
+    assert opened[0].served is None

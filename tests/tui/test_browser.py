@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -87,26 +88,24 @@ def free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path):
-    """`plyground serve` on a free port of 127.0.0.1; its whole session is ended
-    after the test (the server and the app it started for the page)."""
+    """`plyground serve` on a free port of 127.0.0.1: the address it prints, token
+    included; its whole session is ended after the test (the server and the app it
+    started for the page)."""
     port = free_port()
     env = {**os.environ, "PLYGROUND_HOME": str(tmp_path)}
-    server = subprocess.Popen([sys.executable, "-m", "plyground", "serve", "--port",
-                               str(port)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, start_new_session=True,
-                              preexec_fn=as_from_a_terminal)
+    printed = tmp_path / "serve.out"
+    with open(printed, "wb") as output:
+        server = subprocess.Popen([sys.executable, "-m", "plyground", "serve", "--port",
+                                   str(port)], env=env, stdout=output,
+                                  stderr=subprocess.STDOUT, start_new_session=True,
+                                  preexec_fn=as_from_a_terminal)
     try:
         deadline = time.monotonic() + WAIT_SECONDS
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError("the server did not start: "
-                                         + server.stdout.read().decode(errors="replace"))
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/"
+        while not (found := re.search(r"open (http://\S+)", printed.read_text())):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("the server did not start: " + printed.read_text())
+            time.sleep(0.1)
+        yield found.group(1)
     finally:
         for sent in (signal.SIGINT, signal.SIGKILL):  # Ctrl-C, then for sure
             try:
@@ -118,7 +117,6 @@ def served(tmp_path):
                 break
             except subprocess.TimeoutExpired:
                 continue
-        server.stdout.close()
 
 
 @pytest.fixture

@@ -1,0 +1,169 @@
+"""The gate in front of `plyground serve`: who may open the page and start a copy of
+the app.
+
+textual-serve answers every request: it serves its page to anyone and starts a new app
+process for every websocket, from any web page. A script on any site the user visits
+could then open a socket to 127.0.0.1 and type into the app. The gate lets in only:
+- requests that carry the token drawn at each start (the page as `/?token=…`, its
+  websocket as `/ws/…`), which only the one who read the printed address has;
+- websockets whose `Origin` is the page's own host and port. A browser always sends
+  one, so a socket without it comes from a program, not a web page: it gets in with
+  the token alone;
+- unless serving `--public`, requests whose `Host` is this machine's loopback name,
+  so that a site whose name points at 127.0.0.1 (DNS rebinding) is still foreign;
+- at most `max_sessions` running apps: one more is told the server is full.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import secrets
+import signal
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import WSMsgType, web
+from textual_serve.server import Server, to_int
+from yarl import URL
+
+from .cli_serve import is_local
+
+# A Host header: a name or IPv4 address, or an IPv6 one in brackets; a port maybe.
+HOST_HEADER = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")
+
+
+def page(status: int, title: str, message: str) -> web.Response:
+    """A short HTML page that says why nothing else is shown."""
+    body = (f"<!DOCTYPE html><html><head><title>{html.escape(title)}</title></head>"
+            f"<body style='font-family: sans-serif; margin: 3em'><h1>"
+            f"{html.escape(title)}</h1><p>{html.escape(message)}</p></body></html>")
+    return web.Response(status=status, text=body, content_type="text/html",
+                        headers={"Referrer-Policy": "no-referrer"})
+
+
+def same_site(origin: str, host: str, secure: bool) -> bool:
+    """Whether a websocket's `Origin` is the scheme, host and port its request was
+    sent to (the page's own)."""
+    scheme = "https" if secure else "http"
+    try:
+        seen, served = URL(origin), URL(f"{scheme}://{host}")
+    except ValueError:
+        return False
+    return (seen.scheme == scheme and seen.host is not None and served.host is not None
+            and seen.host.lower() == served.host.lower() and seen.port == served.port)
+
+
+class GatedServer(Server):
+    """textual-serve's server, answering only its own page (see the module's doc)."""
+
+    def __init__(self, command: str, *, host: str, port: int, title: str,
+                 max_sessions: int, public: bool, notes: tuple[str, ...] = ()) -> None:
+        super().__init__(command, host=host, port=port, title=title)
+        self.token = secrets.token_urlsafe(24)
+        self.max_sessions = max_sessions
+        self.public = public
+        self.notes = notes  # lines printed under the address at start
+        self.sessions = 0  # websockets with a running app
+
+    def address(self) -> str:
+        """The address to open: this server's, with its token."""
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):  # every address: name the machine instead
+            import socket
+
+            host = socket.gethostname()
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}/?token={self.token}"
+
+    async def on_startup(self, app: web.Application) -> None:
+        """(textual-serve's logo and command line: `announce` says what matters.)"""
+
+    def announce(self, *_: Any) -> None:
+        """The address to open and what visitors may do, once the port listens."""
+        print(f"plyground serve: open {self.address()}", flush=True)
+        for note in self.notes:
+            print(note, flush=True)
+        print(f"At most {self.max_sessions} sessions at once. Ctrl+C stops it.",
+              flush=True)
+
+    def serve(self, debug: bool = False) -> None:
+        """textual-serve's `serve`, but announcing the address only once the port
+        listens (its own says so before: a browser opened then finds nothing)."""
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(number, self.request_exit)
+        web.run_app(self._make_app(), host=self.host, port=self.port,
+                    handle_signals=False, loop=loop, print=self.announce)
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.router.add_get("/ws/{token}", self.handle_websocket, name="gated_websocket")
+        return app
+
+    def refusal(self, request: web.Request, token: str) -> web.Response | None:
+        """The page that refuses `request`, or None when its host and token are right."""
+        host = request.headers.get("Host", "")
+        if not HOST_HEADER.fullmatch(host):
+            return page(400, "Bad request", "The request names no valid host.")
+        if not self.public and not is_local(URL(f"http://{host}").host or ""):
+            return page(403, "Refused", f"This server answers only as this machine's "
+                        f"own address (127.0.0.1 or localhost), not as {host}.")
+        if not secrets.compare_digest(token.encode(), self.token.encode()):
+            return page(403, "Refused", "This page needs the address plyground serve "
+                        "printed when it started, with its token (…/?token=…).")
+        return None
+
+    def full_message(self) -> str:
+        return (f"plyground serve is full: {self.sessions} of {self.max_sessions} "
+                "sessions are open. Close one and reload, or ask whoever runs the "
+                "server to raise --max-sessions.")
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        refused = self.refusal(request, request.query.get("token", ""))
+        if refused is not None:
+            return refused
+        if self.sessions >= self.max_sessions:
+            return page(503, "Server full", self.full_message())
+        scheme = "https" if request.secure else "http"
+        base = f"{scheme}://{request.headers['Host']}"  # as the browser reached us
+        context: dict[str, Any] = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": "ws" + base[len("http"):] + f"/ws/{self.token}",
+            "config": {"static": {"url": f"{base}/static/"}},
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.headers["Referrer-Policy"] = "no-referrer"  # the token stays here
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        refused = self.refusal(request, request.match_info.get("token", ""))
+        if refused is not None:
+            return refused
+        origin = request.headers.get("Origin")
+        if origin is not None and not same_site(origin, request.headers["Host"],
+                                                request.secure):
+            return page(403, "Refused", f"A page from {origin} may not use this server.")
+        if self.sessions >= self.max_sessions:
+            return await self.tell_full(request)
+        self.sessions += 1
+        try:
+            return await super().handle_websocket(request)
+        finally:
+            self.sessions -= 1
+
+    async def tell_full(self, request: web.Request) -> web.WebSocketResponse:
+        """Say on the page's terminal that the server is full, and start nothing. The
+        socket stays open until the page goes: the page would hide its terminal
+        behind "Session ended" once the socket closed."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        await websocket.send_bytes(f"\r\n  {self.full_message()}\r\n".encode())
+        async for message in websocket:
+            if message.type == WSMsgType.TEXT and message.data.startswith('["ping"'):
+                await websocket.send_str(message.data.replace("ping", "pong", 1))
+        return websocket
