@@ -13,14 +13,17 @@ plays it, in the menus, the CLI and tournaments.
 A bot may say what it thinks while it decides, `self.report(depth=3, score=12,
 pv=[move, reply], nodes=5000)`, which the app's inspector shows live; it should stop
 when `self.should_stop()` turns true (its time is up or the game no longer needs the
-move). Whatever goes wrong is the bot's: an exception, an illegal move, or a decision
-far past its time forfeits the game, with the reason in the result.
+move). Whatever goes wrong is the bot's: an exception, an illegal move, a decision far
+past its time, or memory beyond its limit (`mem`, 2G unless given: matches and demos
+run a bot in a process of its own, core/isolation.py) forfeits the game, with the
+reason in the result.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 from .agents import SEED, Agent, Setting
+from .box import MEM
 from .game import Move, State
 from .rng import derive_seed
 from .search.control import Budget, SearchControl
@@ -67,7 +70,7 @@ def bot_agent_class(bot_class: type[Bot], kind: str) -> type[Agent]:
         "kind": kind, "title": bot_class.name or bot_class.__name__,
         "description": doc[0] if doc else f"a Python bot from {kind}",
         "settings_spec": (Setting("time", float, 1.0, "seconds per move", 0.001),
-                          *own, SEED),
+                          *own, MEM, SEED),
         "bot_class": bot_class, "games": bot_class.games, "__module__": __name__,
     })
 

@@ -12,10 +12,15 @@ UCI-like exchange of text lines over its stdin and stdout (docs/engine-protocol.
     plyground > quit
 
 `engine:cmd="./carol --fast",time=0.5` plays it. The process starts once per (command,
-options) in a Python process and serves every move after; its stderr and the transcript
-of both directions go to one log file per process (`log_dir()`). Whatever the engine
-does wrong (no start, no handshake, a crash, a late or illegal answer) is an AgentFault
+options, memory limit) in a Python process and serves every move after; its stderr and
+the transcript of both directions go to one log file per process (`log_dir()`, up to
+LOG_CAP). Whatever the engine does wrong (no start, no handshake, a crash, a late or
+illegal answer, a line over LINE_CAP, going over its memory limit) is an AgentFault
 whose message names the engine, the reason and that file.
+
+An engine is someone else's program, so it runs boxed (core/box.py): its address space
+is limited (`mem=`), it leads a process group of its own, and that whole group, helpers
+it started included, is killed when plyground is done with it.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, AgentFault, BadSetting, Setting, register_agent
+from .box import DEFAULT_MEMORY, MEM, end_group, exited, limit_memory, memory_words
 from .paths import data_home
 from .search.control import Budget, SearchControl, SearchStopped
 from .search.events import Info, SearchDone
@@ -44,6 +50,13 @@ READY_SECONDS = 10.0  # `isready` to `readyok`
 STOP_SECONDS = 1.0  # `stop` to `bestmove`, and `quit` to the end of the process
 NAME_SECONDS = 3.0  # the handshake that only learns an engine's name for its label
 POLL_SECONDS = 0.02  # how often a wait looks at the cancel flag
+LINE_CAP = 1_000_000  # characters in a line from the engine: a longer one is a fault
+LOG_CAP = 10_000_000  # bytes of an engine's log: the rest is left out
+QUEUED_LINES = 100  # lines read ahead of plyground (then the engine waits to write)
+# what an engine's stderr says when an allocation failed (Python, C++, Rust, Go, Java)
+OUT_OF_MEMORY = re.compile(r"MemoryError|bad_alloc|out of memory|cannot allocate memory|"
+                           r"memory allocation of \d+ bytes failed|OutOfMemoryError",
+                           re.IGNORECASE)
 OPTION_TYPES = {"int": int, "float": float, "string": str}
 # programs that run the engine rather than being it: the name is the next word
 RUNNERS = re.compile(r"(python|pypy)[\d.]*|node|deno|java|ruby|perl|php|lua[\d.]*|"
@@ -68,28 +81,31 @@ def command_name(cmd: str) -> str:
     return Path(os.path.basename(words[0])).stem if words else "engine"
 
 
-def die_with_parent():
-    """For Popen: a function that has the child killed when this process dies, even
-    by SIGKILL (a match's agent child killed at its deadline), so that an engine that
-    hangs is not left behind. Linux's parent-death signal belongs to the thread that
-    starts the child, so only the main thread, which lives as long as the process,
-    asks for it; None where it cannot."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    try:
-        import ctypes
+def boxed(memory: int):
+    """For Popen: what the engine's process does before its program starts. It limits
+    its address space to `memory` bytes, and has it killed when this process dies,
+    even by SIGKILL (a match's agent child killed at its deadline), so that an engine
+    that hangs is not left behind. Linux's parent-death signal belongs to the thread
+    that starts the child, so only the main thread, which lives as long as the process,
+    asks for it."""
+    prctl = None
+    if threading.current_thread() is threading.main_thread():
+        try:
+            import ctypes
 
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            pass
     parent = os.getpid()
 
-    def set_death_signal() -> None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent died before that
-            os._exit(1)
+    def box() -> None:
+        limit_memory(memory)
+        if prctl is not None:
+            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # the parent died before that
+                os._exit(1)
 
-    return set_death_signal
+    return box
 
 
 def split_command(cmd: str) -> list[str]:
@@ -124,17 +140,25 @@ class Stopped(Exception):
 class EngineProcess:
     """An engine program, started and through its handshake (`start`). Two threads
     copy its output: stdout lines into a queue (None at the end), stderr lines into
-    the log, which also gets every line sent and received."""
+    the log, which also gets every line sent and received.
 
-    def __init__(self, cmd: str) -> None:
+    Its process is reaped only after its group is killed (`kill`): until then its id,
+    which names the group, can belong to no other process."""
+
+    def __init__(self, cmd: str, memory: int = DEFAULT_MEMORY) -> None:
         self.cmd = cmd
+        self.memory = memory
         self.display = command_name(cmd)  # until the handshake gives the name
         self.name: str | None = None
         self.author = ""
         self.options: dict[str, tuple[type, str]] = {}  # name: (type, default)
         self.lock = threading.Lock()  # one exchange at a time
-        self.lines: queue.Queue = queue.Queue()
+        self.lines: queue.Queue = queue.Queue(QUEUED_LINES)
         self.eof = False
+        self.too_long = False  # it wrote a line over LINE_CAP
+        self.out_of_memory = False  # its stderr said an allocation failed
+        self.logged = 0  # bytes written to the log
+        self.log_cut = False
         argv = split_command(cmd)
         if not argv:
             raise BadSetting("engine: cmd is empty: give the command that starts the "
@@ -144,22 +168,24 @@ class EngineProcess:
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace",
                 start_new_session=True,  # its own group: kill() ends its children too
-                preexec_fn=die_with_parent())
+                preexec_fn=boxed(memory))
         except OSError as error:
             reason = error.strerror or str(error)
             raise AgentFault(f"The engine `{cmd}` could not be started ({argv[0]}: "
                              f"{reason}); check the path and that the file is "
                              "executable.") from None
+        _groups.add(self.process.pid)
         self.log_lock = threading.Lock()
         try:
             self.log_path = log_dir() / f"{self.display}-{self.process.pid}.log"
             self.log_file = open(self.log_path, "a", encoding="utf-8", buffering=1)
         except OSError:
-            self.process.kill()
+            self.end_group()
+            self.process.wait()
             raise
-        self.log("#", f"plyground started `{cmd}` (pid {self.process.pid}) at "
-                      f"{datetime.now():%Y-%m-%d %H:%M:%S}; '>' is sent to the engine, "
-                      "'<' its output, '!' its stderr")
+        self.log("#", f"plyground started `{cmd}` (pid {self.process.pid}, memory limit "
+                      f"{memory_words(memory)}) at {datetime.now():%Y-%m-%d %H:%M:%S}; "
+                      "'>' is sent to the engine, '<' its output, '!' its stderr")
         self.readers = [threading.Thread(target=target, args=(stream,), daemon=True,
                                          name=f"engine-{self.process.pid}")
                         for stream, target in ((self.process.stdout, self._read_stdout),
@@ -170,25 +196,56 @@ class EngineProcess:
     # the log and the pipes
 
     def log(self, mark: str, line: str) -> None:
+        """A line of the log. Past LOG_CAP, one line says the log was cut, and only
+        plyground's own notes (`#`) follow: an engine that writes without end fills
+        no disk."""
         with self.log_lock:
-            if not self.log_file.closed:
-                self.log_file.write(f"{mark} {line}\n")
+            if self.log_file.closed or (self.log_cut and mark != "#"):
+                return
+            text = f"{mark} {line}\n"
+            if mark != "#" and self.logged + len(text.encode(errors="replace")) > LOG_CAP:
+                self.log_cut = True
+                text = (f"# the log is cut here, at its cap of {LOG_CAP // 10**6} MB: "
+                        "later lines to and from the engine are left out\n")
+            self.logged += len(text.encode(errors="replace"))
+            self.log_file.write(text)
+
+    def queue_line(self, line: str | None) -> None:
+        """Hand a line to whoever reads the engine, waiting while the queue is full
+        (the engine then waits to write), unless the engine has been ended."""
+        while not self.log_file.closed:
+            try:
+                self.lines.put(line, timeout=POLL_SECONDS)
+                return
+            except queue.Full:
+                pass
 
     def _read_stdout(self, stream) -> None:
+        """Lines into the queue; one over LINE_CAP ends the engine (it is read only
+        that far: a line without end must not fill this process's memory)."""
         try:
-            for line in stream:
+            while line := stream.readline(LINE_CAP + 1):
+                if len(line) > LINE_CAP and not line.endswith("\n"):
+                    self.too_long = True
+                    self.log("#", f"the engine wrote a line longer than {LINE_CAP:,} "
+                                  f"characters, which begins {line[:60]!r}")
+                    self.end_group()
+                    break
                 line = line.rstrip("\r\n")
                 self.log("<", line)
-                self.lines.put(line)
+                self.queue_line(line)
         except (OSError, ValueError):
             pass
         self.eof = True
-        self.lines.put(None)
+        self.queue_line(None)
 
     def _read_stderr(self, stream) -> None:
         try:
-            for line in stream:
-                self.log("!", line.rstrip("\r\n"))
+            while line := stream.readline(LINE_CAP):
+                line = line.rstrip("\r\n")
+                if OUT_OF_MEMORY.search(line):
+                    self.out_of_memory = True
+                self.log("!", line)
         except (OSError, ValueError):
             pass
 
@@ -224,8 +281,9 @@ class EngineProcess:
         return None
 
     def drain(self) -> None:
-        """Forget what the engine said after its last answer (it is in the log)."""
-        while not self.eof:
+        """Forget what the engine said after its last answer (it is in the log): what
+        is queued now, not what an engine writing without end adds meanwhile."""
+        for _ in range(self.lines.qsize()):
             try:
                 if self.lines.get_nowait() is None:
                     self.lines.put(None)
@@ -247,15 +305,24 @@ class EngineProcess:
                           f"transcript are in {self.log_path}")
 
     def ended(self, phase: str) -> AgentFault:
-        """The fault for an engine whose output ended (it exited, most likely)."""
-        try:
-            code = self.process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
+        """The fault for an engine whose output ended (it exited, most likely, or
+        wrote a line over LINE_CAP); its group is ended."""
+        if self.too_long:
+            fault = self.fault(f"wrote a line longer than the protocol's cap of "
+                               f"{LINE_CAP // 10**6} MB {phase}")
+            self.kill()
+            return fault
+        if not self.wait_for_exit(STOP_SECONDS):
             fault = self.fault(f"closed its output {phase}")
             self.kill()
             return fault
+        self.end_group()  # helpers it left, which may hold its stderr open
         for reader in self.readers:  # its last words in the log before the fault
             reader.join(timeout=STOP_SECONDS)
+        code = self.reap()
+        if self.out_of_memory:
+            return self.fault(f"ran out of its memory limit {phase} "
+                              f"({memory_words(self.memory)}; set mem= to change it)")
         if code < 0:
             try:
                 how = f"was killed by {signal.Signals(-code).name}"
@@ -268,7 +335,20 @@ class EngineProcess:
     # life
 
     def alive(self) -> bool:
-        return not self.eof and self.process.poll() is None
+        return not self.eof and not exited(self.process.pid)
+
+    def wait_for_exit(self, seconds: float) -> bool:
+        """Whether the engine's process ends within `seconds` (it is not reaped)."""
+        deadline = time.perf_counter() + seconds
+        while not exited(self.process.pid):
+            if time.perf_counter() >= deadline:
+                return False
+            time.sleep(POLL_SECONDS)
+        return True
+
+    def end_group(self) -> None:
+        """SIGKILL the engine's process group: the engine and whatever it started."""
+        end_group(self.process.pid)
 
     def start(self, options: tuple[tuple[str, str], ...], control: SearchControl | None,
               seconds: float | None = None) -> None:
@@ -321,16 +401,20 @@ class EngineProcess:
         self.options[match[1]] = (OPTION_TYPES[match[2]], match[3] or "")
 
     def kill(self) -> None:
-        if self.process.poll() is None:  # (a reaped pid may belong to another by now)
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
-        try:
-            self.process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
+        """End the engine's whole process group, then reap it."""
+        self.end_group()
+        self.reap(STOP_SECONDS)
         self.close_log()
+
+    def reap(self, seconds: float | None = None) -> int | None:
+        """The engine's exit code once its process has ended (None if it does not
+        within `seconds`)."""
+        try:
+            code = self.process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+        _groups.discard(self.process.pid)
+        return code
 
     def close_log(self) -> None:
         code = self.process.poll()
@@ -475,16 +559,18 @@ def decision(move, infos: list[Info], control: SearchControl, stopped: bool
 
 # --- the engines this Python process runs ----------------------------------------------
 
-_running: dict[tuple[str, tuple], EngineProcess] = {}
+_running: dict[tuple[str, tuple, int], EngineProcess] = {}
 _names: dict[str, str] = {}  # command: the name its handshake gave
 _running_lock = threading.Lock()
+_groups: set[int] = set()  # the process groups of this process's engines, not yet ended
 
 
 def running_engine(cmd: str, options: tuple[tuple[str, str], ...],
-                   control: SearchControl | None = None) -> EngineProcess:
-    """The engine for (cmd, options), started and through its handshake: the one this
-    process already runs, or a new one if there is none or it has died."""
-    key = (cmd, options)
+                   memory: int = DEFAULT_MEMORY, control: SearchControl | None = None
+                   ) -> EngineProcess:
+    """The engine for (cmd, options, memory), started and through its handshake: the
+    one this process already runs, or a new one if there is none or it has died."""
+    key = (cmd, options, memory)
     with _running_lock:
         engine = _running.get(key)
         if engine is not None and engine.alive():
@@ -492,7 +578,7 @@ def running_engine(cmd: str, options: tuple[tuple[str, str], ...],
         if engine is not None:
             del _running[key]
             engine.kill()
-        engine = EngineProcess(cmd)
+        engine = EngineProcess(cmd, memory)
         try:
             engine.start(options, control)
         except Stopped:
@@ -524,8 +610,8 @@ def engine_name(cmd: str) -> str:
 
 
 def close_engines(engines=None) -> None:
-    """Say `quit` to the engines (every running one if None), and kill those still
-    running a second later."""
+    """Say `quit` to the engines (every running one if None), give them a second to
+    exit, then end each one's process group (what they started goes with them)."""
     if engines is None:
         with _running_lock:
             engines = list(_running.values())
@@ -538,16 +624,21 @@ def close_engines(engines=None) -> None:
                 pass
     deadline = time.perf_counter() + STOP_SECONDS
     for engine in engines:
-        try:
-            engine.process.wait(timeout=max(0.0, deadline - time.perf_counter()))
-            engine.close_log()
-        except subprocess.TimeoutExpired:
-            engine.kill()
+        engine.wait_for_exit(max(0.0, deadline - time.perf_counter()))
+        engine.kill()
+
+
+def end_all_groups() -> None:
+    """SIGKILL every engine's process group, at once and taking no lock: for a signal
+    handler, in a process about to exit."""
+    for group in list(_groups):
+        end_group(group)
 
 
 def _forget_engines() -> None:
     """In a forked child: the parent's engines are not its own to use or to close."""
     _running.clear()
+    _groups.clear()
 
 
 atexit.register(close_engines)
@@ -578,6 +669,7 @@ class EngineAgent(Agent):
         Setting("nodes", int, None, "a node limit, passed on in `go`", minimum=1),
         Setting("options", str, None, "the engine's own options, e.g. "
                 "\"hash=64 level=3\""),
+        MEM,
     )
     main_setting = "time"
     shows = "info"
@@ -608,10 +700,11 @@ class EngineAgent(Agent):
 
     def prepare(self) -> None:
         """Start the engine (once per process) before the first move's clock starts."""
-        running_engine(self.settings["cmd"], self.options)
+        running_engine(self.settings["cmd"], self.options, self.settings["mem"])
 
     def search(self, state, budget, observer, control, exact_root):
-        engine = running_engine(self.settings["cmd"], self.options, control)
+        engine = running_engine(self.settings["cmd"], self.options, self.settings["mem"],
+                                control)
         seconds = budget.time if budget.time is not None else self.settings["time"]
         try:
             return engine.search(state, budget, observer, control, seconds)

@@ -10,11 +10,17 @@ either way the agent's side forfeits (AgentFault); the process that plays the ga
 from game to game (starting one costs a fraction of a second of imports, more with
 the game's kernels) until its `Isolation` is closed; a new one starts after a fault.
 
+Each child is boxed (core/box.py): its address space is limited to the agent's `mem`
+(a MemoryError there forfeits, naming the limit), and it leads a session and process
+group of its own, which is killed with it, so that nothing the agent started outlives
+it. An engine's child is not limited: it only relays, and the engine's own process is.
+
 Children are daemons: they end when the process that started them exits.
 """
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -23,6 +29,9 @@ from multiprocessing.connection import Connection
 
 from .agents import Agent, AgentFault, parse_agent
 from .bot import BotAgent
+from .box import DEFAULT_MEMORY, caused_by_memory, end_group, exited, limit_memory, \
+    memory_fault
+from .engine_protocol import STOP_SECONDS, EngineAgent, end_all_groups
 from .game import State, parse_game
 from .search.control import Budget, SearchControl, SearchStopped, StopFlag
 from .search.events import SearchDone
@@ -33,6 +42,10 @@ from .spawn import spawn_context
 UNTIMED_DEADLINE = 120.0
 START_DEADLINE = 120.0
 POLL_INTERVAL = 0.05  # seconds between looks at the stop flag while a child decides
+# how long a child may take to end its engines when told to: at a SIGTERM, and after
+# the connection closes (`quit`, a second's wait, then their groups killed)
+TERM_SECONDS = 1.0
+CLOSE_SECONDS = STOP_SECONDS + 2.0
 
 
 def deadline(budget: Budget) -> float:
@@ -64,16 +77,35 @@ class Decide:
     budget: Budget
 
 
-def serve(connection: Connection) -> None:
-    """The child's loop: answer each request with ("ok", result) or ("fault", why).
+def end_engines(number, frame) -> None:
+    """At SIGTERM: the engines this child started go too, with their helpers."""
+    end_all_groups()
+    os._exit(128 + number)
+
+
+def memory_limit(agent: Agent) -> int | None:
+    """The limit of the child that `agent` decides in: its `mem`, else the default
+    (an Agent subclass from outside has no setting for it); None for an engine."""
+    if isinstance(agent, EngineAgent):
+        return None
+    return agent.settings.get("mem", DEFAULT_MEMORY)
+
+
+def serve(connection: Connection, memory: int | None = None) -> None:
+    """The child's loop: answer each request with ("ok", result), ("fault", why) or
+    ("memory", None) when it ran out of its `memory` limit.
 
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
-    Bot: a Bot searches in its own code, and loading them would cost every bot's
-    process half a second."""
+    Bot or an engine: a Bot searches in its own code, and loading them would cost every
+    bot's process half a second."""
     from .fast import warm_up
 
+    os.setsid()  # a group of its own, killed with it; no terminal to stop it
+    signal.signal(signal.SIGTERM, end_engines)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     sys.stdout = sys.stderr  # a bot's prints must not mix with a report on stdout
+    if memory is not None:
+        limit_memory(memory)
     spec, agent = None, None  # the player's agent in its current game
 
     def loaded(wanted: str) -> Agent:
@@ -90,17 +122,20 @@ def serve(connection: Connection) -> None:
         try:
             if isinstance(request, Prepare):
                 player = loaded(request.agent)
-                if not isinstance(player, BotAgent):  # a Bot searches in its own code
+                if not isinstance(player, (BotAgent, EngineAgent)):
                     warm_up(parse_game(request.game).id)
                 player.prepare()
                 reply = ("ok", None)
             else:
                 state = parse_game(request.game).parse_position(request.position)
                 reply = ("ok", loaded(request.agent).decide(state, request.budget))
-        except AgentFault as fault:
-            reply = ("fault", str(fault))
         except Exception as error:  # loading or preparing it: still the agent's fault
-            reply = ("fault", f"{type(error).__name__}: {error}")
+            if caused_by_memory(error):
+                reply = ("memory", None)
+            elif isinstance(error, AgentFault):
+                reply = ("fault", str(error))
+            else:
+                reply = ("fault", f"{type(error).__name__}: {error}")
         connection.send(reply)
 
 
@@ -119,21 +154,29 @@ def describe_exit(code: int | None) -> str:
 
 
 class Child:
-    """One child process and the connection to it; started when first asked."""
+    """One child process and the connection to it; started when first asked, with the
+    memory limit last asked for (`limit`)."""
 
     def __init__(self) -> None:
         self.process: multiprocessing.process.BaseProcess | None = None
         self.connection: Connection | None = None
+        self.memory: int | None = None
 
     @property
     def running(self) -> bool:
         return self.process is not None
 
+    def limit(self, memory: int | None) -> None:
+        """Decide under this limit from now on: a child under another one ends."""
+        if memory != self.memory:
+            self.kill()
+            self.memory = memory
+
     def start(self) -> None:
         context = spawn_context()
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=serve, args=(theirs,), daemon=True,
-                                       name="plyground-agent")
+        self.process = context.Process(target=serve, args=(theirs, self.memory),
+                                       daemon=True, name="plyground-agent")
         self.process.start()
         theirs.close()
 
@@ -156,26 +199,48 @@ class Child:
                     raise AgentFault(f"{label} did not answer within {seconds:g} s")
             kind, answer = self.connection.recv()
         except (EOFError, OSError):  # the pipe broke: the child is gone
-            self.process.join(1)
+            if self.wait_for_exit(1):
+                end_group(self.process.pid)  # what it started, before it is reaped
             code = self.process.exitcode
             self.kill()
             raise AgentFault(f"{label} died ({describe_exit(code)})") from None
+        if kind == "memory":
+            self.kill()  # what it holds is not to be trusted: a new one for the next
+            raise AgentFault(memory_fault(label, self.memory))
         if kind == "fault":
             raise AgentFault(answer)
         return answer
 
+    def wait_for_exit(self, seconds: float) -> bool:
+        """Whether the child ends within `seconds` (it is not reaped: until then its
+        id, which names its group, is no one else's)."""
+        ends = time.monotonic() + seconds
+        while not exited(self.process.pid):
+            if time.monotonic() >= ends:
+                return False
+            time.sleep(0.01)
+        return True
+
     def kill(self) -> None:
+        """End the child and its group: a SIGTERM first, at which it ends its
+        engines' groups, then SIGKILL to its own group, which holds whatever else it
+        started."""
         if self.process is not None:
-            self.process.kill()
+            pid = self.process.pid
+            if not exited(pid):
+                os.kill(pid, signal.SIGTERM)
+                self.wait_for_exit(TERM_SECONDS)
+            end_group(pid)
             self.process.join()
             self.connection.close()
         self.process = self.connection = None
 
     def close(self) -> None:
-        """Let the child end on its own (it sees the connection close), else kill it."""
+        """Let the child end on its own (it sees the connection close and quits its
+        engines), else end it."""
         if self.process is not None:
             self.connection.close()
-            self.process.join(1)
+            self.wait_for_exit(CLOSE_SECONDS)
         self.kill()
 
 
@@ -211,6 +276,7 @@ class IsolatedAgent(Agent):
             self.fault = fault
 
     def get_ready(self, stop: StopFlag | None) -> None:
+        self.child.limit(memory_limit(self.agent))
         if self.child.running and self.ready_in is self.child.process:
             return
         self.child.ask(Prepare(self.agent.spec, self.game), START_DEADLINE, self.label,

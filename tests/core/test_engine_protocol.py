@@ -65,7 +65,7 @@ def test_specs_with_spaces_commas_and_quotes_round_trip_and_pickle():
     agent = parse_agent(r'engine:cmd="./my bot, v2 --say \"hi\"",time=0.5,depth=4,'
                         'options="hash=64 level=3"')
     assert agent.settings == {"cmd": './my bot, v2 --say "hi"', "time": 0.5, "depth": 4,
-                              "nodes": None, "options": "hash=64 level=3"}
+                              "nodes": None, "options": "hash=64 level=3", "mem": 2 << 30}
     assert parse_agent(agent.spec).settings == agent.settings
     copy = pickle.loads(pickle.dumps(agent))
     assert isinstance(copy, EngineAgent) and copy.settings == agent.settings

@@ -1,0 +1,118 @@
+"""The box an agent from outside plyground runs in: a limit on its process's memory
+(its address space, RLIMIT_AS) and the end of its whole process group when it is done.
+
+An engine or a Python bot is someone else's code: one that allocates without end must
+lose its game, not take the machine; one that starts helpers must not leave them
+running after its game. The limit is a setting of each such agent, `mem=2G`; going
+over it is a forfeit that names it.
+"""
+from __future__ import annotations
+
+import os
+import re
+import resource
+import signal
+
+from .agents import BadSetting, Setting
+
+# Room for what a normal agent needs: a bot's process with plyground imported takes
+# about 30 MB of address space, with numpy 150 MB, with every game's numba kernels
+# loaded 870 MB; the reference engine 30 MB.
+DEFAULT_MEMORY = 2 << 30
+SMALLEST_MEMORY = 16 << 20
+UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_memory(text: str) -> int:
+    """`512M`, `2G`, `1.5G` (K, M, G or T, powers of 1024, an optional trailing `B`)
+    as bytes, in whole KiB; ValueError for anything else."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT])i?B?\s*", text, re.IGNORECASE)
+    if match is None:
+        raise ValueError(text)
+    return int(float(match[1]) * UNITS[match[2].upper()]) // UNITS["K"] * UNITS["K"]
+
+
+def memory_text(size: int) -> str:
+    """Bytes as a spec writes them, read back the same by `parse_memory`: `2G`, `1536M`."""
+    unit = next(unit for unit in "TGMK" if size % UNITS[unit] == 0)
+    return f"{size // UNITS[unit]}{unit}"
+
+
+def memory_words(size: int) -> str:
+    """Bytes as a message says them: `2 GiB`, `512 MiB`, `1.5 GiB`."""
+    for unit in "TGMK":
+        if size >= UNITS[unit]:
+            return f"{size / UNITS[unit]:.4g} {unit}iB"
+    return f"{size} bytes"
+
+
+class MemorySetting(Setting):
+    """A setting in bytes, written with a unit (`mem=512M`)."""
+
+    def parse(self, agent: str, text: str) -> int:
+        try:
+            size = parse_memory(text)
+        except ValueError:
+            raise BadSetting(f"{agent}: {self.name}={text!r} is not a memory size: give "
+                             "a number and a unit, as in mem=512M or mem=2G") from None
+        if size < SMALLEST_MEMORY:
+            raise BadSetting(f"{agent}: {self.name} must be at least "
+                             f"{memory_text(SMALLEST_MEMORY)}")
+        return size
+
+    def text(self, value: int) -> str:
+        return memory_text(value)
+
+
+MEM = MemorySetting("mem", int, DEFAULT_MEMORY, "the most memory its process may "
+                    f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)")
+
+
+def memory_fault(who: str, size: int) -> str:
+    """The forfeit's reason for an agent that went over its limit."""
+    return (f"{who} ran out of its memory limit ({memory_words(size)}; set mem= to "
+            "change it)")
+
+
+def limit_memory(size: int) -> None:
+    """Limit this process's address space to `size` bytes, for good (the hard limit
+    too, so that the code inside cannot lift it), or to the limit it already has if
+    that is lower."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+
+def caused_by_memory(error: BaseException | None) -> bool:
+    """Whether `error`, or an error it was raised from or while handling, is a
+    MemoryError."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, MemoryError):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+# --- process groups --------------------------------------------------------------------
+
+
+def exited(pid: int) -> bool:
+    """Whether our child `pid` has ended, without reaping it: until it is reaped its id
+    stays taken, so that a signal to its group cannot reach anyone else's."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped already
+        return True
+
+
+def end_group(pid: int) -> None:
+    """SIGKILL every process of the group that our child `pid` leads, unless the child
+    is reaped (its id may be another's by now)."""
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        os.killpg(pid, signal.SIGKILL)
+    except (ChildProcessError, ProcessLookupError, PermissionError):
+        pass
