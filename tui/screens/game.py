@@ -817,8 +817,11 @@ class GameScreen(GameReview, Screen):
                 else:
                     history.update(self.history_id, self.record())
         except PlygroundError as error:
-            self.tell(f"The game was not kept in the history: {error}",
-                      severity="warning")
+            # Said once an app: each game would fail the same way, and play goes on.
+            if getattr(self.app, "history_failure", None) != str(error):
+                self.app.history_failure = str(error)
+                self.tell(f"The games are not kept in the history: {error}",
+                          severity="warning")
 
     def action_save(self) -> None:
         def saved(path: str | None) -> None:

@@ -1,5 +1,8 @@
 """Saving the game as a record file: the user confirms or edits the file name; the
-file is written atomically, and a failure is said in the dialog, which stays open."""
+file is written atomically, and a failure is said in the dialog, which stays open.
+An existing file is replaced only when Save is pressed a second time for it; a
+symbolic link never (write_atomically). A served app (`plyground serve`) saves only
+inside its save folder: its visitor must not write where the server's user can."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from plyground.core.record import GameRecord, save_record
+from plyground.core.paths import NotReplaced, write_atomically
+from plyground.core.record import GameRecord, format_record
 
 from .dialog import Dialog
 
@@ -27,9 +31,22 @@ class SaveScreen(Dialog):
     def __init__(self, record: GameRecord, folder: Path | None = None) -> None:
         super().__init__()
         self.record = record
-        self.folder = folder or Path.cwd()
+        self.folder = folder
+        self.replacing: Path | None = None  # the existing file Save was pressed for
+
+    @property
+    def served(self) -> bool:
+        return getattr(self.app, "served", None) is not None
+
+    @property
+    def save_dir(self) -> Path | None:
+        """The one folder a served app may write in (None: not served, or none)."""
+        return self.app.served.save_dir if self.served else None
 
     def compose(self) -> ComposeResult:
+        if self.save_dir is not None:
+            self.folder = self.save_dir
+        self.folder = self.folder or Path.cwd()
         with Vertical():
             yield Static("Save the game (moves, variations and comments) as a record "
                          "file", id="save-title", classes="dialog-title")
@@ -55,12 +72,27 @@ class SaveScreen(Dialog):
         if not text:
             error.update("Give a file name.")
             return
+        if self.served and self.save_dir is None:
+            error.update("This served app has no folder to save in.")
+            return
         path = Path(text).expanduser()
-        if path.is_dir():
+        if self.save_dir is not None:
+            path = self.save_dir / path  # (an absolute path stays as it is)
+            if not path.resolve().is_relative_to(self.save_dir.resolve()):
+                error.update(Text(f"Games are saved in {self.save_dir} only: give a file "
+                                  "name in it."))
+                return
+        if path.is_dir() and not path.is_symlink():
             error.update(Text(f"{path} is a folder: give a file name in it."))
             return
+        overwrite = self.replacing == path
         try:
-            save_record(path, self.record)
+            write_atomically(path, format_record(self.record), overwrite=overwrite)
+        except NotReplaced as refused:
+            self.replacing = None if refused.symlink else path
+            error.update(Text(f"{refused}." if refused.symlink else
+                              f"{path} already exists: press Save again to replace it."))
+            return
         except OSError as problem:
             error.update(Text(f"Cannot write {path}: {problem.strerror or problem}. "
                               "Nothing was changed."))
