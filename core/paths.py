@@ -199,8 +199,10 @@ def parse_toml(text: str) -> dict:
             depth += 1
             if depth > MAX_TOML_DEPTH:
                 line = text.count("\n", 0, token.start()) + 1
-                raise tomllib.TOMLDecodeError(f"arrays and tables nested more than "
-                                              f"{MAX_TOML_DEPTH} deep (at line {line})")
+                column = token.start() - text.rfind("\n", 0, token.start())
+                raise tomllib.TOMLDecodeError(
+                    f"arrays and tables nested more than {MAX_TOML_DEPTH} deep "
+                    f"(at line {line}, column {column})")  # where tomllib says it
         elif bracket in ("]", "}"):
             depth = max(depth - 1, 0)
     try:
