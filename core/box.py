@@ -24,18 +24,25 @@ UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def parse_memory(text: str) -> int:
-    """`512M`, `2G`, `1.5G` (K, M, G or T, powers of 1024, an optional trailing `B`)
-    as bytes, in whole KiB; ValueError for anything else."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT])i?B?\s*", text, re.IGNORECASE)
+    """`512M`, `2G`, `1.5G` (K, M, G or T: powers of 1024; `MB`, `MiB` too) or a
+    number of bytes, as bytes; ValueError for anything else."""
+    match = re.fullmatch(r"\s*([0-9]+)(\.[0-9]+)?\s*(?:([KMGT])i?)?B?\s*", text,
+                         re.IGNORECASE)
     if match is None:
         raise ValueError(text)
-    return int(float(match[1]) * UNITS[match[2].upper()]) // UNITS["K"] * UNITS["K"]
+    unit = UNITS[match[3].upper()] if match[3] else 1
+    if match[2] is None:
+        return int(match[1]) * unit
+    return int(float(match[1] + match[2]) * unit)
 
 
 def memory_text(size: int) -> str:
-    """Bytes as a spec writes them, read back the same by `parse_memory`: `2G`, `1536M`."""
-    unit = next(unit for unit in "TGMK" if size % UNITS[unit] == 0)
-    return f"{size // UNITS[unit]}{unit}"
+    """Bytes as a spec writes them, read back the same by `parse_memory`: `2G`, `1536M`,
+    or the bytes if no unit divides them."""
+    for unit in "TGMK":
+        if size and size % UNITS[unit] == 0:
+            return f"{size // UNITS[unit]}{unit}"
+    return str(size)
 
 
 def memory_words(size: int) -> str:
@@ -65,7 +72,8 @@ class MemorySetting(Setting):
 
 
 MEM = MemorySetting("mem", int, DEFAULT_MEMORY, "the most memory its process may "
-                    f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)")
+                    f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)",
+                    minimum=SMALLEST_MEMORY)
 
 
 def memory_fault(who: str, size: int) -> str:
@@ -77,11 +85,12 @@ def memory_fault(who: str, size: int) -> str:
 def limit_memory(size: int) -> None:
     """Limit this process's address space to `size` bytes, for good (the hard limit
     too, so that the code inside cannot lift it), or to the limit it already has if
-    that is lower."""
+    that is lower. (A size beyond any machine's is no limit.)"""
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        size = min(size, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    limit = size if size < 1 << 62 else resource.RLIM_INFINITY
+    if hard != resource.RLIM_INFINITY and (limit == resource.RLIM_INFINITY or limit > hard):
+        limit = hard
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def caused_by_memory(error: BaseException | None) -> bool:
