@@ -65,6 +65,7 @@ class GatedServer(Server):
         self.public = public
         self.notes = notes  # lines printed under the address at start
         self.sessions = 0  # websockets with a running app
+        self.open: set[asyncio.BaseTransport] = set()  # every open websocket's
 
     def address(self) -> str:
         """The address to open: this server's, with its token."""
@@ -79,6 +80,12 @@ class GatedServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         """(textual-serve's logo and command line: `announce` says what matters.)"""
 
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Ctrl-C ends every page's connection, and so its app: aiohttp would wait
+        for each open websocket (seconds after seconds) before it stops."""
+        for transport in list(self.open):
+            transport.close()
+
     def announce(self, *_: Any) -> None:
         """The address to open and what visitors may do, once the port listens."""
         print(f"plyground serve: open {self.address()}", flush=True)
@@ -92,8 +99,12 @@ class GatedServer(Server):
         listens (its own says so before: a browser opened then finds nothing)."""
         self.debug = debug
         self.initialize_logging()
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
+        # The loop as textual-serve gets it: with a new loop set as the current one,
+        # Ctrl-C after a session ends with a traceback from a closed loop.
+        try:
+            loop = asyncio.get_event_loop()
+        except Exception:
+            loop = asyncio.new_event_loop()
         for number in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(number, self.request_exit)
         web.run_app(self._make_app(), host=self.host, port=self.port,
@@ -148,13 +159,19 @@ class GatedServer(Server):
         if origin is not None and not same_site(origin, request.headers["Host"],
                                                 request.secure):
             return page(403, "Refused", f"A page from {origin} may not use this server.")
-        if self.sessions >= self.max_sessions:
-            return await self.tell_full(request)
-        self.sessions += 1
+        transport = request.transport
+        if transport is not None:
+            self.open.add(transport)
         try:
-            return await super().handle_websocket(request)
+            if self.sessions >= self.max_sessions:
+                return await self.tell_full(request)
+            self.sessions += 1
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions -= 1
         finally:
-            self.sessions -= 1
+            self.open.discard(transport)
 
     async def tell_full(self, request: web.Request) -> web.WebSocketResponse:
         """Say on the page's terminal that the server is full, and start nothing. The

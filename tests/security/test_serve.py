@@ -19,7 +19,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.processes import as_from_a_terminal, descendants
+from tests.processes import as_from_a_terminal, descendants, in_session, still_running
 
 WAIT_SECONDS = 60  # the most a server or an app may take to answer (a hang guard)
 MARKER_AGENT = 'engine:cmd="touch {marker}"'
@@ -37,6 +37,7 @@ class Served:
     port: int
     token: str
     printed: str
+    folder: Path | None = None
 
     @property
     def base(self) -> str:
@@ -108,6 +109,9 @@ def server(tmp_path_factory):
         served.folder = folder
         yield served
     assert not (folder / "marker").exists()
+    # Ctrl-C, after sessions came and went, ends it cleanly
+    assert served.process.returncode == 0
+    assert "Traceback" not in (folder / "serve.out").read_text()
 
 
 def ask(coroutine):
@@ -243,6 +247,24 @@ def test_one_more_session_than_max_sessions_is_told_the_server_is_full(tmp_path)
         while ask(get(page))[0] != 200:
             assert time.monotonic() < deadline, "the session's place was never freed"
             time.sleep(0.1)
+
+
+def test_ctrl_c_while_a_visitor_plays_ends_all_of_it_cleanly(tmp_path):
+    with serving(tmp_path) as server:
+
+        async def interrupt():
+            async with aiohttp.ClientSession() as session:
+                websocket, _ = await first_screen(
+                    session, f"{server.base}/ws/{server.token}", Origin=server.base)
+                os.kill(server.process.pid, signal.SIGINT)
+                while server.process.poll() is None:
+                    await asyncio.sleep(0.05)
+                await websocket.close()
+
+        ask(interrupt())
+        assert server.process.returncode == 0
+        assert still_running(in_session(server.process.pid)) == []
+        assert "Traceback" not in (tmp_path / "serve.out").read_text()
 
 
 def test_an_address_other_machines_reach_needs_public(tmp_path):
