@@ -20,6 +20,7 @@ import html
 import re
 import secrets
 import signal
+import socket
 from typing import Any
 
 import aiohttp_jinja2
@@ -65,14 +66,12 @@ class GatedServer(Server):
         self.public = public
         self.notes = notes  # lines printed under the address at start
         self.sessions = 0  # websockets with a running app
-        self.open: set[asyncio.BaseTransport] = set()  # every open websocket's
+        self.open: set[asyncio.BaseTransport] = set()  # of every open websocket
 
     def address(self) -> str:
         """The address to open: this server's, with its token."""
         host = self.host
         if host in ("0.0.0.0", "::", ""):  # every address: name the machine instead
-            import socket
-
             host = socket.gethostname()
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/?token={self.token}"
@@ -82,7 +81,7 @@ class GatedServer(Server):
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Ctrl-C ends every page's connection, and so its app: aiohttp would wait
-        for each open websocket (seconds after seconds) before it stops."""
+        for an open websocket (about 20 s) before it stops."""
         for transport in list(self.open):
             transport.close()
 

@@ -154,8 +154,8 @@ def test_the_page_needs_the_token_printed_at_start(server):
         assert status == 403 and "with its token" in page
     status, page = ask(get(f"{server.base}/?token={server.token}"))
     assert status == 200
-    assert f'data-session-websocket-url="ws://127.0.0.1:{server.port}/ws/{server.token}"' \
-        in page
+    websocket = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
+    assert f'data-session-websocket-url="{websocket}"' in page
 
 
 def test_a_name_that_points_here_from_elsewhere_is_refused(server):
