@@ -90,8 +90,8 @@ class GatedServer(Server):
         print(f"plyground serve: open {self.address()}", flush=True)
         for note in self.notes:
             print(note, flush=True)
-        print(f"At most {self.max_sessions} sessions at once. Ctrl+C stops it.",
-              flush=True)
+        sessions = "1 session" if self.max_sessions == 1 else f"{self.max_sessions} sessions"
+        print(f"At most {sessions} at once. Ctrl+C stops it.", flush=True)
 
     def serve(self, debug: bool = False) -> None:
         """textual-serve's `serve`, but announcing the address only once the port
