@@ -59,6 +59,7 @@ class Fault:
     line: int | None
     scene: int | None  # 1-based
     problem: str
+    outside: tuple[str, ...] = ()  # the agents from outside it names, not trusted
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
@@ -291,7 +292,8 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
         for side in sides:
             outside = untrusted([side], trust)
             if outside:
-                faults.append(fault(f"sides: {NeedsTrust(outside, 'the scene')}", "sides"))
+                faults.append(replace(fault(f"sides: {NeedsTrust(outside, 'the scene')}",
+                                            "sides"), outside=(side,)))
                 continue
             try:
                 agent = parse_side(side)
@@ -312,8 +314,9 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
         if step is not None and step.action == "search" and isinstance(step.value, str):
             outside = untrusted([step.value], trust)
             if outside:
-                step, found = None, [fault(f"search: {NeedsTrust(outside, 'the step')}",
-                                           at=step.line)]
+                step, found = None, [replace(
+                    fault(f"search: {NeedsTrust(outside, 'the step')}", at=step.line),
+                    outside=(step.value,))]
         faults.extend(found)
         if step is not None:
             steps.append(step)

@@ -92,16 +92,15 @@ def engine_command(settings: str) -> str:
 
 def untrusted(specs: Iterable[str], trust: Trust) -> list[tuple[str, str]]:
     """(spec, what it runs) for each of `specs` that runs outside code `trust` does
-    not cover."""
+    not cover. An allowed spec covers any spec that runs the same command, file or
+    module (its settings, such as its time, may differ)."""
     if trust is True:
         return []
-    allowed = set() if trust is False else {spec.strip() for spec in trust}
+    allowed = set() if trust is False else {outside_code(spec) for spec in trust}
     found = []
     for spec in specs:
-        if spec.strip() in allowed:
-            continue
         what = outside_code(spec)
-        if what is not None:
+        if what is not None and what not in allowed:
             found.append((spec, what))
     return found
 

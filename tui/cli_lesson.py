@@ -74,14 +74,17 @@ def run(name: LessonName, trust_agents: TrustAgents = False) -> None:
     Space, Enter or → moves on, ← or Backspace goes back, Home and End jump,
     q quits.
     """
+    from . import app as tui_app
+
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
-    lesson, slides = load_lesson(path, trust_agents)  # a LessonError names every fault
+    served = tui_app.SERVED  # served: what the server's user allowed
+    trust = trust_agents or (served.allowed_agents if served is not None else False)
+    lesson, slides = load_lesson(path, trust)  # a LessonError names every fault
     for note in ceiling_notes(lesson, slides):
         print(note, file=sys.stderr)
-    from .app import create_app
 
-    create_app(lesson=(lesson, slides)).run()
+    tui_app.create_app(lesson=(lesson, slides)).run()
 
 
 @lesson_app.command("export")

@@ -51,6 +51,22 @@ def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),
     return shlex.join(command)
 
 
+def check_served_lesson(lesson: str, allowed: tuple[str, ...]) -> None:
+    """The lesson's faults now, not in the browser. An agent from outside plyground it
+    names is served only if --allow-agent names it too (nothing of it runs here)."""
+    from plyground.core.lesson import LessonError, played_through
+    from plyground.core.lessons import lesson_file
+
+    _, _, faults = played_through(lesson_file(lesson), allowed)
+    outside = list(dict.fromkeys(spec for fault in faults for spec in fault.outside))
+    if outside:
+        raise PlygroundError(f"--lesson {lesson} names agents from outside plyground "
+                             f"({', '.join(outside)}): give each with --allow-agent to "
+                             "serve it (nothing of them was run)")
+    if faults:
+        raise LessonError(faults)
+
+
 def allowed_agent(spec: str) -> str:
     """The agent `--allow-agent` names, in the canonical form the app compares a
     visitor's choice with; a typo is an error line now, not a refusal in the
@@ -130,12 +146,9 @@ def serve_command(
         raise PlygroundError(f"--host {host}: other machines may reach this address, "
                              "and anyone with the printed address runs the app; add "
                              "--public if you mean it")
-    if lesson is not None:
-        from plyground.core.lesson import load_lesson
-        from plyground.core.lessons import lesson_file
-
-        load_lesson(lesson_file(lesson))  # its faults now, not in the browser
     allowed = tuple(dict.fromkeys(allowed_agent(spec) for spec in allow_agent or ()))
+    if lesson is not None:
+        check_served_lesson(lesson, allowed)
     folder = save_folder(save_dir)
     try:
         from .serve_gate import GatedServer

@@ -261,3 +261,23 @@ def test_the_ceiling_caps_mcts_iterations_and_keeps_a_smaller_budget():
     assert (unit, budget.iterations) == ("iterations", ceiling) and ceiling < 100_000_000
     small = parse_agent("mcts:iterations=200")
     assert within_ceiling(small, small.budget())[0].iterations == 200
+
+
+def test_an_allowed_agent_covers_the_same_code_at_other_settings(marked):
+    _, specs = marked
+    assert untrusted([specs["file"] + ":time=2"], [specs["file"]]) == []
+    assert untrusted(["./evil.py:Bot1"], [specs["file"]]) == []  # the same file
+    assert untrusted([specs["file"]], ["other.py:Bot1"]) != []
+
+
+def test_serve_refuses_a_lesson_whose_outside_agents_it_was_not_given(marked):
+    folder, specs = marked
+    path = lesson_naming(folder, specs)
+    result = cli("serve", "--lesson", str(path), "--allow-agent", specs["file"],
+                 "--port", "1", cwd=folder)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: --lesson {path} names agents from outside plyground ({specs['module']}, "
+        f"{specs['engine']}): give each with --allow-agent to serve it (nothing of them "
+        "was run)"]
+    assert not (folder / "started").exists()
