@@ -134,11 +134,9 @@ class PlygroundApp(App):
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """The palette's Screenshot saves to the current folder, as Textual's docs say,
-        not to a downloads folder that may not exist (it then failed); a served app
-        saves into the server's save folder, the one folder its visitors may write."""
-        folder = self.served.save_dir if self.served is not None else None
-        return super().deliver_screenshot(filename, path or folder or os.getcwd(),
-                                          time_format)
+        not to a downloads folder that may not exist (it then failed). (Served, Textual
+        hands it to the browser instead, and writes nothing.)"""
+        return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
 
     @staticmethod
     def runs_in_a_terminal() -> bool:
