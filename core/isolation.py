@@ -78,9 +78,11 @@ class Decide:
 
 
 def end_engines(number, frame) -> None:
-    """At SIGTERM: the engines this child started go too, with their helpers."""
+    """At SIGTERM (from `Child.kill`, or multiprocessing ending its daemons as their
+    parent exits): the engines this child started go too, with their helpers, and so
+    does its own group (itself, and whatever a bot started in it)."""
     end_all_groups()
-    os._exit(128 + number)
+    os.killpg(0, signal.SIGKILL)
 
 
 def memory_limit(agent: Agent) -> int | None:

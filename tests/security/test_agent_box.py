@@ -152,6 +152,20 @@ def test_a_bots_helper_dies_with_it_when_the_demo_ends(home, tmp_path):
     assert still_running(pids(written), WAIT_SECONDS) == []
 
 
+def test_a_bots_helper_dies_with_it_when_the_match_ends(home, tmp_path):
+    """A match worker keeps the bot's process from game to game; it ends with the
+    worker, and takes its group along."""
+    written = tmp_path / "pids"
+    result = subprocess.run(
+        [sys.executable, "-m", "plyground", "match", "connect4", "--first",
+         f"{BOTS}/forks.py:Bot:pids={written}", "--second", "random", "--games", "2",
+         "--jobs", "1", "--seed", "1"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+        env={**os.environ, "PLYGROUND_HOME": str(home)})
+    assert result.returncode == 0, result.stderr
+    assert still_running(pids(written), WAIT_SECONDS) == []
+
+
 # --- lines and logs --------------------------------------------------------------------
 
 
