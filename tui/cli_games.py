@@ -23,6 +23,7 @@ from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, wr
 from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
                                    parse_record)
 
+from .cli_options import Force, refusal
 from .exit_codes import USAGE_ERROR
 
 games_app = typer.Typer()
@@ -112,17 +113,6 @@ def headers_of(text: str) -> dict[str, str]:
             break
         headers[found[1]] = re.sub(r"\\(.)", r"\1", found[2])
     return headers
-
-
-Force = Annotated[bool, typer.Option(
-    "--force", help="replace an existing file (never a symbolic link)")]
-
-
-def refusal(refused: NotReplaced) -> str:
-    """What the CLI says when a file it would write is in the way."""
-    if refused.symlink:
-        return str(refused)
-    return f"{refused} (--force replaces it)"
 
 
 @games_app.command("export")

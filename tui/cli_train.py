@@ -20,11 +20,13 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.text import Text
 
 from plyground.core.ga_profile import Profile, install_profile, save_profile
-from plyground.core.game import UnknownName
+from plyground.core.paths import NotReplaced, data_home
+from plyground.core.game import PlygroundError, UnknownName
 from plyground.core.games.connect4_strategies import GENE_NAMES
 from plyground.core.genetic import (Generation, TrainingSettings, train,
                                     units_per_generation)
 
+from .cli_options import Force, refusal
 from .exit_codes import INTERRUPTED
 
 TRAINERS = ("connect4-ga",)
@@ -79,6 +81,7 @@ def train_command(
         help="the profile's name (default: the file's name)", show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(
         min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+    force: Force = False,
 ) -> None:
     """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent.
 
@@ -86,11 +89,16 @@ def train_command(
     fittest, crosses them (the seed's intelligent crossover) and mutates the
     children. The best profile is saved to --out and installed, so the app
     offers it; play it with: plyground play connect4 --second ga:profile=FILE
+    An existing --out file is replaced only with --force; a symbolic link never.
     """
     if trainer not in TRAINERS:
         raise UnknownName(f"unknown trainer {trainer!r} (trainers: {', '.join(TRAINERS)})")
     settings = TrainingSettings(population, generations, survivors, mutation, seed)
     settings.check()
+    # where the profile goes, checked now rather than after the training
+    data_home()
+    if out.is_symlink() or (out.exists() and not force):
+        raise PlygroundError(refusal(NotReplaced(out, symlink=out.is_symlink())))
     console = Console(highlight=False)
     # The bar goes where the generation lines go when that is a terminal (rich then
     # prints the lines above it), else to stderr, and only ever to a terminal.

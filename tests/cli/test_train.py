@@ -70,3 +70,23 @@ def test_into_a_pipe_each_generation_line_comes_as_the_generation_ends(tmp_path)
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     assert still_running(in_session(process.pid)) == []
+
+
+def test_an_existing_out_file_is_refused_before_training_unless_forced(tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path / "installed"))
+    out = tmp_path / "best.json"
+    out.write_text("mine")
+    result = invoke("train", "connect4-ga", *SMALL, "--out", str(out))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"error: {out} already exists (--force replaces it)"]  # no generation played
+    assert out.read_text() == "mine"
+    link = tmp_path / "link.json"
+    link.symlink_to(out)
+    result = invoke("train", "connect4-ga", *SMALL, "--out", str(link), "--force")
+    assert result.exit_code == 2 and "is a symbolic link" in result.output
+    assert out.read_text() == "mine" and link.is_symlink()
+    result = invoke("train", "connect4-ga", *SMALL, "--out", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    assert load_profile(out).name == "best"
