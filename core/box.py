@@ -108,6 +108,21 @@ def caused_by_memory(error: BaseException | None) -> bool:
 # --- process groups --------------------------------------------------------------------
 
 
+def end_with_parent(parent: int, number: int) -> None:
+    """Have this process sent signal `number` when its parent, `parent`, ends, even by
+    SIGKILL (Linux; nothing elsewhere); now, if it has ended already. The signal
+    comes when the parent's thread that started this process ends: ask only for a
+    process started by a main thread."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, number)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os.kill(os.getpid(), number)
+
+
 def exited(pid: int) -> bool:
     """Whether our child `pid` has ended, without reaping it: until it is reaped its id
     stays taken, so that a signal to its group cannot reach anyone else's."""

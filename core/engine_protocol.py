@@ -181,7 +181,7 @@ class EngineProcess:
             self.log_file = open(self.log_path, "a", encoding="utf-8", buffering=1)
         except OSError:
             self.end_group()
-            self.process.wait()
+            self.reap()
             raise
         self.log("#", f"plyground started `{cmd}` (pid {self.process.pid}, memory limit "
                       f"{memory_words(memory)}) at {datetime.now():%Y-%m-%d %H:%M:%S}; "

@@ -23,14 +23,15 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 from .agents import Agent, AgentFault, parse_agent
 from .bot import BotAgent
-from .box import DEFAULT_MEMORY, caused_by_memory, end_group, exited, limit_memory, \
-    memory_fault
+from .box import DEFAULT_MEMORY, caused_by_memory, end_group, end_with_parent, exited, \
+    limit_memory, memory_fault
 from .engine_protocol import STOP_SECONDS, EngineAgent, end_all_groups
 from .game import State, parse_game
 from .search.control import Budget, SearchControl, SearchStopped, StopFlag
@@ -93,9 +94,12 @@ def memory_limit(agent: Agent) -> int | None:
     return agent.settings.get("mem", DEFAULT_MEMORY)
 
 
-def serve(connection: Connection, memory: int | None = None) -> None:
+def serve(connection: Connection, memory: int | None = None,
+          parent: int | None = None) -> None:
     """The child's loop: answer each request with ("ok", result), ("fault", why) or
-    ("memory", None) when it ran out of its `memory` limit.
+    ("memory", None) when it ran out of its `memory` limit. With `parent`, the child
+    ends when that process does, even killed (its own session takes it out of reach of
+    the terminal's hangup).
 
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
     Bot or an engine: a Bot searches in its own code, and loading them would cost every
@@ -104,6 +108,8 @@ def serve(connection: Connection, memory: int | None = None) -> None:
 
     os.setsid()  # a group of its own, killed with it; no terminal to stop it
     signal.signal(signal.SIGTERM, end_engines)
+    if parent is not None:
+        end_with_parent(parent, signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     sys.stdout = sys.stderr  # a bot's prints must not mix with a report on stdout
     if memory is not None:
@@ -177,7 +183,10 @@ class Child:
     def start(self) -> None:
         context = spawn_context()
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=serve, args=(theirs, self.memory),
+        # (a parent's death signal comes when the thread that started the child ends)
+        parent = os.getpid() if threading.current_thread() is threading.main_thread() \
+            else None
+        self.process = context.Process(target=serve, args=(theirs, self.memory, parent),
                                        daemon=True, name="plyground-agent")
         self.process.start()
         theirs.close()

@@ -11,6 +11,7 @@ import shlex
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from plyground.core.agents import AgentFault
 from plyground.core.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.tournament import match_game
-from tests.processes import still_running
+from tests.processes import descendants, still_running
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fakes"
@@ -50,6 +51,13 @@ def demo(home: Path, *args: str) -> subprocess.CompletedProcess:
 def pids(path: Path) -> list[int]:
     """The pids a forker wrote: its own and its helper's."""
     return [int(word) for word in path.read_text().split()]
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:  # it has gone
+        return ""
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +150,32 @@ def test_an_engine_stopped_mid_search_takes_its_helper_along(tmp_path):
         with pytest.raises(SearchStopped):
             agent.decide(C4.start(), control=SearchControl(agent.budget(), stop))
         assert still_running(pids(written), WAIT_SECONDS) == []
+
+
+def test_everything_below_a_demo_killed_mid_search_goes_with_it(home, tmp_path):
+    """The agent's process, the engine it started and the engine's helper: none
+    outlives a `demo` killed by SIGKILL, which can clean nothing up itself."""
+    written = tmp_path / "pids"
+    command = subprocess.Popen(
+        [sys.executable, "-m", "plyground", "demo", "connect4", "--x",
+         engine_spec("forker", str(written), "never", settings="time=60"), "--o",
+         "random", "--quiet"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+        env={**os.environ, "PLYGROUND_HOME": str(home)})
+    try:
+        # the engine that plays, not the one asked its name for the label, which has
+        # quit: its pids are below the demo
+        deadline = time.monotonic() + 120  # a hang guard: the engine starts in seconds
+        while not (written.exists() and len(pids(written)) == 2 and
+                   set(pids(written)) < descendants(command.pid)):
+            assert time.monotonic() < deadline and command.poll() is None
+            time.sleep(0.05)
+        below = [pid for pid in descendants(command.pid)
+                 if "resource_tracker" not in command_line(pid)]
+    finally:
+        command.kill()
+        command.wait()
+    assert still_running(below, WAIT_SECONDS) == []
 
 
 def test_a_bots_helper_dies_with_it_when_the_demo_ends(home, tmp_path):
