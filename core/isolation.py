@@ -46,7 +46,7 @@ POLL_INTERVAL = 0.05  # seconds between looks at the stop flag while a child dec
 # how long a child may take to end its engines when told to: at a SIGTERM, and after
 # the connection closes (`quit`, a second's wait, then their groups killed)
 TERM_SECONDS = 1.0
-CLOSE_SECONDS = STOP_SECONDS + 2.0
+CLOSE_SECONDS = STOP_SECONDS + 1.0
 
 
 def deadline(budget: Budget) -> float:
@@ -138,7 +138,7 @@ def serve(connection: Connection, memory: int | None = None,
                 state = parse_game(request.game).parse_position(request.position)
                 reply = ("ok", loaded(request.agent).decide(state, request.budget))
         except Exception as error:  # loading or preparing it: still the agent's fault
-            if caused_by_memory(error):
+            if memory is not None and caused_by_memory(error):
                 reply = ("memory", None)
             elif isinstance(error, AgentFault):
                 reply = ("fault", str(error))
