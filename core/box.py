@@ -15,9 +15,10 @@ import signal
 
 from .agents import BadSetting, Setting
 
-# Room for what a normal agent needs: a bot's process with plyground imported takes
-# about 30 MB of address space, with numpy 150 MB, with every game's numba kernels
-# loaded 870 MB; the reference engine 30 MB.
+# Room for what a normal agent needs, with a margin: a bot's process with plyground
+# imported takes about 30 MB of address space (examples/bots/mybot.py plays with
+# mem=64M), with numpy 150 MB, with one game's numba kernels 410 MB and every game's
+# 870 MB; the reference engine, which borrows plyground's rules, 170 MB.
 DEFAULT_MEMORY = 2 << 30
 SMALLEST_MEMORY = 16 << 20
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
