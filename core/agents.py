@@ -149,6 +149,13 @@ class Agent:
         starts; most agents need nothing beyond the game's warm-up."""
 
     @classmethod
+    def outside_code(cls, settings: str) -> str | None:
+        """What an agent of this kind with these settings (the text after `kind:`)
+        would start from outside plyground, said without starting it (core/trust.py);
+        None: nothing, it runs only plyground's code or an installed package's."""
+        return None
+
+    @classmethod
     def plays(cls, game) -> bool:
         """Whether this kind of agent can play `game`."""
         return cls.games is None or game.id in cls.games
@@ -466,6 +473,29 @@ def agent_kinds() -> dict[str, type[Agent]]:
     return AGENT_KINDS
 
 
+def split_settings(text: str) -> list[str]:
+    """`a=1,b="x, y"` as ['a=1', 'b=x, y']: commas inside double quotes do not split,
+    and the quotes go (a backslash keeps a quote or a backslash)."""
+    items, current, quoted, escaped = [], [], False, False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if quoted:
+        raise BadSetting(f"{text!r}: a quote is not closed")
+    items.append("".join(current))
+    return [item.strip() for item in items if item.strip()]
+
+
 for _cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
              SeedAgent):
     register_agent(_cls)
@@ -490,29 +520,6 @@ def make_agent(kind: str, **settings: Any) -> Agent:
             "class as path/to/file.py:Class or package.module:Class)"
         ) from None
     return cls(**settings)
-
-
-def split_settings(text: str) -> list[str]:
-    """`a=1,b="x, y"` as ['a=1', 'b=x, y']: commas inside double quotes do not split,
-    and the quotes go (a backslash keeps a quote or a backslash)."""
-    items, current, quoted, escaped = [], [], False, False
-    for char in text:
-        if escaped:
-            current.append(char)
-            escaped = False
-        elif char == "\\" and quoted:
-            escaped = True
-        elif char == '"':
-            quoted = not quoted
-        elif char == "," and not quoted:
-            items.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    if quoted:
-        raise BadSetting(f"{text!r}: a quote is not closed")
-    items.append("".join(current))
-    return [item.strip() for item in items if item.strip()]
 
 
 def parse_agent(text: str) -> Agent:

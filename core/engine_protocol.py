@@ -38,7 +38,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, AgentFault, BadSetting, Setting, register_agent
+from .agents import Agent, AgentFault, BadSetting, Setting, register_agent, split_settings
 from .box import DEFAULT_MEMORY, MEM, end_group, exited, limit_memory, memory_words
 from .paths import data_home
 from .search.control import Budget, SearchControl, SearchStopped
@@ -683,6 +683,22 @@ class EngineAgent(Agent):
                              "starts the engine, as in engine:cmd=\"./mybot --flag\"")
         split_command(cmd)  # a BadSetting now rather than at its first move
         self.options = parse_options(self.settings["options"])
+
+    @classmethod
+    def outside_code(cls, settings: str) -> str:
+        """The command line its `cmd` starts, as a shell would read it."""
+        try:
+            items = split_settings(settings)
+        except BadSetting:
+            return f"the command in {settings!r}"
+        for item in items:
+            name, _, value = item.partition("=")
+            if name.strip() == "cmd":
+                try:
+                    return f"the command {shlex.join(shlex.split(value.strip()))}"
+                except ValueError:
+                    return f"the command {value.strip()!r}"
+        return "a command (no cmd given)"
 
     @classmethod
     def menu_choices(cls) -> list[tuple[str, str]]:

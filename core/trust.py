@@ -9,11 +9,10 @@ only when trusted: the user named it (on the command line, in the setup screen),
 """
 from __future__ import annotations
 
-import shlex
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from .agents import split_settings
+from .agents import agent_kinds
 from .game import PlygroundError
 from .match import HUMAN
 from .plugins import installed_entry_points, is_plugin_ref
@@ -69,25 +68,8 @@ def outside_code(spec: str) -> str | None:
             return None
         return f"the Python module {source} (class {name})"
     kind, _, settings = spec.partition(":")
-    if kind.strip() == "engine":
-        return f"the command {engine_command(settings)}"
-    return None
-
-
-def engine_command(settings: str) -> str:
-    """The command line an `engine:` spec's settings start, as a shell would read it."""
-    try:
-        items = split_settings(settings)
-    except PlygroundError:
-        return repr(settings)
-    for item in items:
-        name, _, value = item.partition("=")
-        if name.strip() == "cmd":
-            try:
-                return shlex.join(shlex.split(value.strip()))
-            except ValueError:
-                return repr(value.strip())
-    return "(no cmd given)"
+    cls = agent_kinds().get(kind.strip())
+    return None if cls is None else cls.outside_code(settings)
 
 
 def untrusted(specs: Iterable[str], trust: Trust) -> list[tuple[str, str]]:
