@@ -14,9 +14,10 @@ A bot may say what it thinks while it decides, `self.report(depth=3, score=12,
 pv=[move, reply], nodes=5000)`, which the app's inspector shows live; it should stop
 when `self.should_stop()` turns true (its time is up or the game no longer needs the
 move). Whatever goes wrong is the bot's: an exception, an illegal move, a decision far
-past its time, or memory beyond its limit (`mem`, 2G unless given: matches and demos
-run a bot in a process of its own, core/isolation.py) forfeits the game, with the
-reason in the result.
+past its time, or memory beyond its limit (`mem`, 2G unless given: the app, matches
+and demos run a bot in a process of its own, core/isolation.py) forfeits the game,
+with the reason in the result. Its reports travel from that process to the app's
+inspector while it decides.
 """
 from __future__ import annotations
 

@@ -19,10 +19,15 @@ more is reported for that search. It records the highest cancelled id where the 
 sees it too, so a search cancelled while it still waits in the pipe (a move, then an
 instant reply) is dropped when the child takes it, not run to its end. If the child
 dies, the next search starts a new one.
+
+A Python agent from outside plyground (a bot from a file or module) decides in a child
+of the engine's process, boxed as in a `demo` (`Boxes`, core/isolation.py), its events
+streamed back through it; an engine needs no such child, as its own process is boxed.
 """
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import queue
 import sys
 import threading
@@ -56,16 +61,23 @@ class SearchRequest:
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the agent's decision. The game's kernels are warmed up first,
         before the clock starts (a new process, after a crash or a retry, has none)."""
-        from .agents import parse_agent
+        from .agents import AgentFault, parse_agent
         from .fast import warm_up
 
         state = _parse_state(self.game_id, self.game_options, self.position)
-        agent = parse_agent(self.agent)
+        agent = BOXES.box(parse_agent(self.agent), state)
         warm_up(state.game.id)
-        agent.prepare()
-        budget = self.budget or agent.budget()
-        return agent.decide(state, budget, observer=observer,
-                            control=SearchControl(budget, stop, clock))
+        try:
+            agent.prepare()
+            budget = self.budget or agent.budget()
+            done = agent.decide(state, budget, observer=observer,
+                                control=SearchControl(budget, stop, clock))
+        except AgentFault:
+            BOXES.close()  # its side forfeits: the game is over
+            raise
+        if not self.trace and state.play(done.best_move).outcome() is not None:
+            BOXES.close()
+        return done
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,44 @@ class ReviewRequest:
 
         progress(0, sum(state.outcome() is None for state in states))
         return review((states[0].game, states[0], moves), self.agent, progress)
+
+
+class Boxes:
+    """In the engine's process: the children its Python agents from outside decide in,
+    one for each side, kept from move to move as a `demo` keeps them. A side's child
+    ends when another agent (or another game) takes the side; every child when a
+    decision ends the game or forfeits it, and with the engine, taking along whatever
+    its bot started."""
+
+    def __init__(self) -> None:
+        self.isolation = None  # an Isolation, from the first agent from outside
+        self.players: dict[str, tuple[str, str]] = {}  # side: (agent spec, game spec)
+
+    def box(self, agent, state):
+        """`agent`, or its proxy deciding in its side's child."""
+        from .engine_protocol import EngineAgent
+        from .isolation import Isolation
+
+        if not agent.external or isinstance(agent, EngineAgent):
+            return agent
+        if self.isolation is None:
+            self.isolation = Isolation()
+        side, player = str(state.to_move), (agent.spec, state.game.spec)
+        if self.players.get(side) != player:
+            self.isolation.release(side)
+            self.players[side] = player
+        # the app stops an agent long past its time itself (it ends this process):
+        # this deadline is the backstop, for when its clock is not real
+        return self.isolation.isolate(agent, side, state.game.spec,
+                                      late=agent.HANG_SECONDS)
+
+    def close(self) -> None:
+        if self.isolation is not None:
+            self.isolation.close()
+        self.players.clear()
+
+
+BOXES = Boxes()
 
 
 def _parse_state(game_id: str, options: dict, position: str):
@@ -229,12 +279,25 @@ class _Streamer:
 
 
 def _child_main(commands, events, stop_buffer, cancelled, clock_kind: str) -> None:
-    from .agents import AgentFault
-    from .game import PlygroundError
-
+    """The engine's process: its searches, one at a time, until `quit`; then the
+    children its agents from outside decide in are ended."""
+    # The app ends this process itself (Engine.close, and as a daemon when the app
+    # exits); here it must not count as one, which multiprocessing forbids children:
+    # the agents from outside decide in children of its own.
+    multiprocessing.current_process().daemon = False
     stop = StopFlag(stop_buffer)
     warnings.showwarning = lambda message, *_, **__: events.send(
         ("warning", 0, str(message)))
+    try:
+        _serve(commands, events, stop, cancelled, clock_kind)
+    finally:
+        BOXES.close()
+
+
+def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None:
+    from .agents import AgentFault
+    from .game import PlygroundError
+
     while True:
         try:
             message = commands.recv()

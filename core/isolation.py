@@ -10,6 +10,10 @@ either way the agent's side forfeits (AgentFault); the process that plays the ga
 from game to game (starting one costs a fraction of a second of imports, more with
 the game's kernels) until its `Isolation` is closed; a new one starts after a fault.
 
+While the agent decides, what it reports (a bot's `report(...)`, a search's events)
+streams back to the proxy's observer in batches, so that the app's inspector shows it
+live; the decision itself comes with the answer.
+
 Each child is boxed (core/box.py): its address space is limited to the agent's `mem`
 (a MemoryError there forfeits, naming the limit), and it leads a session and process
 group of its own, which is killed with it, so that nothing the agent started outlives
@@ -43,6 +47,7 @@ from .spawn import spawn_context
 UNTIMED_DEADLINE = 120.0
 START_DEADLINE = 120.0
 POLL_INTERVAL = 0.05  # seconds between looks at the stop flag while a child decides
+RELAY_INTERVAL = 0.05  # seconds between batches of a deciding agent's events
 # how long a child may take to end its engines when told to: at a SIGTERM, and after
 # the connection closes (`quit`, a second's wait, then their groups killed)
 TERM_SECONDS = 1.0
@@ -76,6 +81,56 @@ class Decide:
     game: str
     position: str  # in the game's notation
     budget: Budget
+    live: bool = False  # stream the agent's events back while it decides
+
+
+class Relay:
+    """A deciding agent's observer in the child: its events go to the parent in
+    batches, one every RELAY_INTERVAL at most, so that a bot reporting in a tight loop
+    costs a message a batch, not one an event. The decision (SearchDone) is left out:
+    it goes with the answer. A thread sends them; under a `mem` too small for its
+    stack, the agent's own reports do, when a batch is due."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.pending: list = []
+        self.sent_at = time.monotonic()
+        self.lock = threading.Lock()  # one sender at a time on the connection
+        self.done = threading.Event()
+        self.sender = threading.Thread(target=self.send_periodically, daemon=True)
+        try:
+            self.sender.start()
+        except RuntimeError:  # no room for its stack
+            self.sender = None
+
+    def __call__(self, event) -> None:
+        if isinstance(event, SearchDone):
+            return
+        with self.lock:
+            self.pending.append(event)
+        if self.sender is None and time.monotonic() - self.sent_at >= RELAY_INTERVAL:
+            self.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            batch, self.pending = self.pending, []
+            self.sent_at = time.monotonic()
+            if batch:
+                try:
+                    self.connection.send(("events", batch))
+                except Exception:  # a batch that cannot travel (an event pickle
+                    pass  # refuses, the memory limit): only what the inspector shows
+
+    def send_periodically(self) -> None:
+        while not self.done.wait(RELAY_INTERVAL):
+            self.flush()
+
+    def close(self) -> None:
+        """Send what is left, before the answer."""
+        if self.sender is not None:
+            self.done.set()
+            self.sender.join()
+        self.flush()
 
 
 def end_engines(number, frame) -> None:
@@ -97,7 +152,8 @@ def memory_limit(agent: Agent) -> int | None:
 def serve(connection: Connection, memory: int | None = None,
           parent: int | None = None) -> None:
     """The child's loop: answer each request with ("ok", result), ("fault", why) or
-    ("memory", None) when it ran out of its `memory` limit. With `parent`, the child
+    ("memory", None) when it ran out of its `memory` limit, after ("events", batch)
+    messages while a live decision runs. With `parent`, the child
     ends when that process does, even killed (its own session takes it out of reach of
     the terminal's hangup).
 
@@ -136,7 +192,13 @@ def serve(connection: Connection, memory: int | None = None,
                 reply = ("ok", None)
             else:
                 state = parse_game(request.game).parse_position(request.position)
-                reply = ("ok", loaded(request.agent).decide(state, request.budget))
+                relay = Relay(connection) if request.live else None
+                try:
+                    done = loaded(request.agent).decide(state, request.budget, relay)
+                finally:
+                    if relay is not None:
+                        relay.close()
+                reply = ("ok", done)
         except Exception as error:  # loading or preparing it: still the agent's fault
             if memory is not None and caused_by_memory(error):
                 reply = ("memory", None)
@@ -182,33 +244,43 @@ class Child:
 
     def start(self) -> None:
         context = spawn_context()
-        self.connection, theirs = context.Pipe()
+        connection, theirs = context.Pipe()
         # (a parent's death signal comes when the thread that started the child ends)
         parent = os.getpid() if threading.current_thread() is threading.main_thread() \
             else None
-        self.process = context.Process(target=serve, args=(theirs, self.memory, parent),
-                                       daemon=True, name="plyground-agent")
-        self.process.start()
-        theirs.close()
+        process = context.Process(target=serve, args=(theirs, self.memory, parent),
+                                  daemon=True, name="plyground-agent")
+        try:
+            process.start()
+        finally:
+            theirs.close()
+        self.process, self.connection = process, connection
 
     def ask(self, request: Prepare | Decide, seconds: float, label: str,
-            stop: StopFlag | None = None):
-        """The child's answer to `request`. AgentFault if the child answers with one,
-        takes more than `seconds` (it is killed) or dies; SearchStopped if `stop` is
-        set meanwhile (it is killed too)."""
+            stop: StopFlag | None = None, observer=None):
+        """The child's answer to `request`, the events it streams meanwhile handed to
+        `observer`. AgentFault if the child answers with one, takes more than `seconds`
+        (it is killed) or dies; SearchStopped if `stop` is set meanwhile (it is killed
+        too)."""
         if not self.running:
             self.start()
         try:
             self.connection.send(request)
             ends = time.monotonic() + seconds
-            while not self.connection.poll(POLL_INTERVAL):
+            while True:
+                if self.connection.poll(POLL_INTERVAL):
+                    kind, answer = self.connection.recv()
+                    if kind != "events":
+                        break
+                    if observer is not None:
+                        for event in answer:
+                            observer(event)
                 if stop is not None and stop.is_set():
                     self.kill()
                     raise SearchStopped
                 if time.monotonic() >= ends:
                     self.kill()
                     raise AgentFault(f"{label} did not answer within {seconds:g} s")
-            kind, answer = self.connection.recv()
         except (EOFError, OSError):  # the pipe broke: the child is gone
             if self.wait_for_exit(1):
                 end_group(self.process.pid)  # what it started, before it is reaped
@@ -259,11 +331,13 @@ class IsolatedAgent(Agent):
     """`agent` (one from outside) making its decisions in `child`, for `game`.
 
     The child's agent checks its own decisions (Agent.checked_search); here, the
-    deadline and the child's death become AgentFaults in its name."""
+    deadline and the child's death become AgentFaults in its name. `late`: seconds
+    more before a decision counts as hung, for a caller that watches the clock itself
+    and should come first (the app)."""
 
-    def __init__(self, agent: Agent, child: Child, game: str) -> None:
+    def __init__(self, agent: Agent, child: Child, game: str, late: float = 0.0) -> None:
         super().__init__()
-        self.agent, self.child, self.game = agent, child, game
+        self.agent, self.child, self.game, self.late = agent, child, game, late
         self.ready_in = None  # the child process it was prepared in
         self.fault: AgentFault | None = None  # a failure to prepare, not yet reported
 
@@ -300,8 +374,9 @@ class IsolatedAgent(Agent):
             raise self.fault
         self.get_ready(control.stop)
         request = Decide(self.agent.spec, self.game, state.game.format_position(state),
-                         budget)
-        return self.child.ask(request, deadline(budget), self.label, control.stop)
+                         budget, live=observer is not None)
+        return self.child.ask(request, deadline(budget) + self.late, self.label,
+                              control.stop, observer)
 
 
 class Isolation:
@@ -311,12 +386,18 @@ class Isolation:
     def __init__(self) -> None:
         self.children: dict[str, Child] = {}
 
-    def isolate(self, agent: Agent, name: str, game: str) -> Agent:
+    def isolate(self, agent: Agent, name: str, game: str, late: float = 0.0) -> Agent:
         """`agent` itself if it is plyground's own, else its proxy in child `name`,
-        to play the game `game` (a spec)."""
+        to play the game `game` (a spec); `late` as IsolatedAgent takes it."""
         if not agent.external:
             return agent
-        return IsolatedAgent(agent, self.children.setdefault(name, Child()), game)
+        return IsolatedAgent(agent, self.children.setdefault(name, Child()), game, late)
+
+    def release(self, name: str) -> None:
+        """End child `name`, if there is one: its agent is done."""
+        child = self.children.pop(name, None)
+        if child is not None:
+            child.close()
 
     def close(self) -> None:
         for child in self.children.values():

@@ -229,3 +229,22 @@ def test_an_engine_that_floods_its_log_is_cut_at_the_cap_and_still_plays(home):
     cut = [line for line in log.read_text().splitlines() if line.startswith("# the log")]
     assert cut == ["# the log is cut here, at its cap of 10 MB: later lines to and from "
                    "the engine are left out"]
+
+
+# --- reports ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mem", ["2G", "24M"])  # 24M: no room for a thread's stack
+def test_a_bots_reports_come_back_from_its_process_to_the_observer(mem):
+    from plyground.core.search.events import Info
+
+    seen = []
+    with Isolation() as isolation:
+        agent = isolation.isolate(parse_agent(f"{BOTS}/good.py:Bot:mem={mem}"), "good",
+                                  C4.spec)
+        agent.prepare()
+        done = agent.decide(C4.start(), observer=seen.append)
+        pid = agent.child.process.pid
+    assert done.best_move == 3
+    assert [event.text for event in seen if isinstance(event, Info)] == [f"pid {pid}"]
+    assert seen[-1] is done  # the decision comes last, once
