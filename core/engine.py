@@ -306,6 +306,9 @@ def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None
         kind = message[0]
         if kind == "quit":
             return
+        if kind == "release":  # the game is over or left: its outside agents end
+            BOXES.close()
+            continue
         if kind == "warm":
             try:
                 from .fast import warm_up
@@ -404,6 +407,13 @@ class Engine:
         """Compile or load the game's kernels in the child, ahead of the first search."""
         with self._lock:
             self._send(("warm", game_id))
+
+    def release_agents(self) -> None:
+        """End the children the agents from outside decided in, and all they started:
+        their game is over or left. (A next move starts a new one.)"""
+        with self._lock:
+            if self._process is not None:
+                self._send(("release",))
 
     def close(self) -> None:
         with self._lock:

@@ -110,3 +110,17 @@ async def test_a_bots_helper_does_not_outlive_the_app(tmp_path):
         left = pids(written)
         assert os.getpid() not in left
     assert still_running(left, WAIT_SECONDS) == []
+
+
+async def test_a_bots_helper_ends_when_its_game_is_left_while_the_app_goes_on(tmp_path):
+    written = tmp_path / "pids"
+    app = make_app("connect4", ("human", f"{BOTS}/forks.py:Bot:pids={written}"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.game_screen
+        await pilot.press("4")
+        await wait_until(pilot, lambda: len(screen.match.moves) == 2)
+        left = pids(written)
+        await pilot.press("escape")  # back to the setup screen: the game is left
+        await wait_until(pilot, lambda: app.game_screen is None)
+        assert still_running(left, WAIT_SECONDS) == []
+        assert app.engine.pid is not None  # the app goes on

@@ -362,6 +362,7 @@ class GameScreen(GameReview, Screen):
         if outcome is None or isinstance(self.app.screen, ResultScreen):
             return
         self.keep_in_history()
+        self.app.engine.release_agents()
         self.app.push_screen(ResultScreen(self.match.game.describe_outcome(outcome),
                                           outcome.reason,
                                           replace=self.match.forfeit is not None),
@@ -840,6 +841,7 @@ class GameScreen(GameReview, Screen):
         """Keep this game in the history and stop what runs for it."""
         self.keep_in_history()
         self.cancel_search()
+        self.app.engine.release_agents()
         self.stop_analysis()
         self.stop_review()
 
@@ -872,6 +874,7 @@ class GameScreen(GameReview, Screen):
         self.leave_viewing()
         self.cancel_search()
         self.keep_in_history()
+        self.app.engine.release_agents()
         self.match.restart()
         self.game_tree, self.decided = GameTree(self.match.start), {}
         self.clear_review()
@@ -1085,6 +1088,7 @@ class GameScreen(GameReview, Screen):
     def action_setup(self) -> None:
         self.keep_in_history()
         self.cancel_search()
+        self.app.engine.release_agents()
         self.stop_analysis()
         self.stop_review()
         self.app.show_setup(self.match)
