@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
 from .game import IllegalMove, Move, PlygroundError, State, UnknownName
 from .plugins import (PluginError, describe_error, is_plugin_ref, load_entry_points,
                       load_object)
@@ -72,6 +73,29 @@ class Setting:
         if self.type is bool:
             return "true" if value else "false"
         return quoted(str(value)) if self.type is str else str(value)
+
+
+class MemorySetting(Setting):
+    """A setting in bytes, written with a unit (`mem=512M`)."""
+
+    def parse(self, agent: str, text: str) -> int:
+        try:
+            size = parse_memory(text)
+        except ValueError:
+            raise BadSetting(f"{agent}: {self.name}={text!r} is not a memory size: give "
+                             "a number and a unit, as in mem=512M or mem=2G") from None
+        if size < SMALLEST_MEMORY:
+            raise BadSetting(f"{agent}: {self.name} must be at least "
+                             f"{memory_text(SMALLEST_MEMORY)}")
+        return size
+
+    def text(self, value: int) -> str:
+        return memory_text(value)
+
+
+MEM = MemorySetting("mem", int, DEFAULT_MEMORY, "the most memory its process may "
+                    f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)",
+                    minimum=SMALLEST_MEMORY)
 
 
 def quoted(text: str) -> str:

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .agents import SEED, Agent, Setting
-from .box import MEM
+from .agents import MEM, SEED, Agent, Setting
 from .game import Move, State
 from .rng import derive_seed
 from .search.control import Budget, SearchControl

@@ -13,8 +13,6 @@ import re
 import resource
 import signal
 
-from .agents import BadSetting, Setting
-
 # Room for what a normal agent needs, with a margin: a bot's process with plyground
 # imported takes about 30 MB of address space (examples/bots/mybot.py plays with
 # mem=64M), with numpy 150 MB, with one game's numba kernels 410 MB and every game's
@@ -52,29 +50,6 @@ def memory_words(size: int) -> str:
         if size >= UNITS[unit]:
             return f"{size / UNITS[unit]:.4g} {unit}iB"
     return f"{size} bytes"
-
-
-class MemorySetting(Setting):
-    """A setting in bytes, written with a unit (`mem=512M`)."""
-
-    def parse(self, agent: str, text: str) -> int:
-        try:
-            size = parse_memory(text)
-        except ValueError:
-            raise BadSetting(f"{agent}: {self.name}={text!r} is not a memory size: give "
-                             "a number and a unit, as in mem=512M or mem=2G") from None
-        if size < SMALLEST_MEMORY:
-            raise BadSetting(f"{agent}: {self.name} must be at least "
-                             f"{memory_text(SMALLEST_MEMORY)}")
-        return size
-
-    def text(self, value: int) -> str:
-        return memory_text(value)
-
-
-MEM = MemorySetting("mem", int, DEFAULT_MEMORY, "the most memory its process may "
-                    f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)",
-                    minimum=SMALLEST_MEMORY)
 
 
 def memory_fault(who: str, size: int) -> str:

@@ -38,8 +38,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, AgentFault, BadSetting, Setting, register_agent, split_settings
-from .box import DEFAULT_MEMORY, MEM, end_group, exited, limit_memory, memory_words
+from .agents import (MEM, Agent, AgentFault, BadSetting, Setting, register_agent,
+                     split_settings)
+from .box import DEFAULT_MEMORY, end_group, exited, limit_memory, memory_words
 from .paths import data_home
 from .search.control import Budget, SearchControl, SearchStopped
 from .search.events import Info, SearchDone

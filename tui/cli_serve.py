@@ -11,7 +11,6 @@ address other machines reach needs --public.
 """
 from __future__ import annotations
 
-import ipaddress
 import shlex
 import socket
 import sys
@@ -23,17 +22,7 @@ import typer
 
 from plyground.core import PlygroundError
 
-LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
-
-
-def is_local(host: str) -> bool:
-    """Whether `host` names this machine's loopback (127.0.0.0/8, ::1, localhost)."""
-    if host.lower() in LOCAL_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+from .hosts import is_local
 
 
 def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),

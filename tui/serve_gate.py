@@ -28,7 +28,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.server import Server, to_int
 from yarl import URL
 
-from .cli_serve import is_local
+from .hosts import is_local
 
 # A Host header: a name or IPv4 address, or an IPv6 one in brackets; a port maybe.
 HOST_HEADER = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from plyground.tui import app as tui_app
 from plyground.tui import cli
-from plyground.tui.cli_serve import is_local, served_command
+from plyground.tui.cli_serve import served_command
+from plyground.tui.hosts import is_local
 
 
 class Made(list):

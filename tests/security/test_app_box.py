@@ -99,15 +99,20 @@ async def test_a_bots_helper_does_not_outlive_its_game(tmp_path):
         assert app.engine.pid is not None  # the app goes on
 
 
+async def forker_moved(pilot, app, written: Path) -> list[int]:
+    """The human's 4 and the forking bot's answer played: the pids the bot wrote."""
+    screen = app.game_screen
+    await pilot.press("4")
+    await wait_until(pilot, lambda: len(screen.match.moves) == 2)
+    assert screen.match.outcome is None
+    return pids(written)
+
+
 async def test_a_bots_helper_does_not_outlive_the_app(tmp_path):
     written = tmp_path / "pids"
     app = make_app("connect4", ("human", f"{BOTS}/forks.py:Bot:pids={written}"))
     async with app.run_test(size=(160, 50)) as pilot:
-        screen = app.game_screen
-        await pilot.press("4")
-        await wait_until(pilot, lambda: len(screen.match.moves) == 2)
-        assert screen.match.outcome is None
-        left = pids(written)
+        left = await forker_moved(pilot, app, written)
         assert os.getpid() not in left
     assert still_running(left, WAIT_SECONDS) == []
 
@@ -116,10 +121,7 @@ async def test_a_bots_helper_ends_when_its_game_is_left_while_the_app_goes_on(tm
     written = tmp_path / "pids"
     app = make_app("connect4", ("human", f"{BOTS}/forks.py:Bot:pids={written}"))
     async with app.run_test(size=(160, 50)) as pilot:
-        screen = app.game_screen
-        await pilot.press("4")
-        await wait_until(pilot, lambda: len(screen.match.moves) == 2)
-        left = pids(written)
+        left = await forker_moved(pilot, app, written)
         await pilot.press("escape")  # back to the setup screen: the game is left
         await wait_until(pilot, lambda: app.game_screen is None)
         assert still_running(left, WAIT_SECONDS) == []
