@@ -15,8 +15,8 @@ from typing import Any
 
 from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
 from .game import IllegalMove, Move, PlygroundError, State, UnknownName
-from .plugins import (PluginError, describe_error, is_plugin_ref, load_entry_points,
-                      load_object)
+from .plugins import (PluginError, describe_error, load_entry_points, load_object,
+                      split_plugin_ref)
 from .rng import SplitMix64, derive_seed
 from .search.alphabeta import alphabeta_search
 from .search.control import Budget, SearchControl
@@ -552,9 +552,9 @@ def parse_agent(text: str) -> Agent:
     (`bot.py:Bot:depth=3`). A value with commas goes in double quotes
     (`engine:cmd="./bot --flag"`)."""
     text = text.strip()
-    if is_plugin_ref(":".join(text.split(":", 2)[:2])):
-        source, _, rest = text.partition(":")
-        name, _, rest = rest.partition(":")
+    ref = split_plugin_ref(text)
+    if ref is not None:
+        source, name, rest = ref
         kind = f"{source}:{name}"
         cls = plugin_class(load_object(kind), kind)
     else:

@@ -40,7 +40,8 @@ from typing import Any
 
 from .agents import (MEM, Agent, AgentFault, BadSetting, Setting, register_agent,
                      split_settings)
-from .box import DEFAULT_MEMORY, end_group, exited, limit_memory, memory_words
+from .box import DEFAULT_MEMORY, end_group, exited, limit_memory, memory_words, \
+    wait_for_exit
 from .paths import data_home
 from .search.control import Budget, SearchControl, SearchStopped
 from .search.events import Info, SearchDone
@@ -204,11 +205,13 @@ class EngineProcess:
             if self.log_file.closed or (self.log_cut and mark != "#"):
                 return
             text = f"{mark} {line}\n"
-            if mark != "#" and self.logged + len(text.encode(errors="replace")) > LOG_CAP:
+            size = len(text.encode(errors="replace"))
+            if mark != "#" and self.logged + size > LOG_CAP:
                 self.log_cut = True
                 text = (f"# the log is cut here, at its cap of {LOG_CAP // 10**6} MB: "
                         "later lines to and from the engine are left out\n")
-            self.logged += len(text.encode(errors="replace"))
+                size = len(text)
+            self.logged += size
             self.log_file.write(text)
 
     def queue_line(self, line: str | None) -> None:
@@ -340,12 +343,7 @@ class EngineProcess:
 
     def wait_for_exit(self, seconds: float) -> bool:
         """Whether the engine's process ends within `seconds` (it is not reaped)."""
-        deadline = time.perf_counter() + seconds
-        while not exited(self.process.pid):
-            if time.perf_counter() >= deadline:
-                return False
-            time.sleep(POLL_SECONDS)
-        return True
+        return wait_for_exit(self.process.pid, seconds, POLL_SECONDS)
 
     def end_group(self) -> None:
         """SIGKILL the engine's process group: the engine and whatever it started."""
@@ -696,8 +694,8 @@ class EngineAgent(Agent):
             name, _, value = item.partition("=")
             if name.strip() == "cmd":
                 try:
-                    return f"the command {shlex.join(shlex.split(value.strip()))}"
-                except ValueError:
+                    return f"the command {shlex.join(split_command(value.strip()))}"
+                except BadSetting:
                     return f"the command {value.strip()!r}"
         return "a command (no cmd given)"
 

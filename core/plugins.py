@@ -50,6 +50,19 @@ def is_plugin_ref(text: str) -> bool:
         source.endswith(".py") or "/" in source or "\\" in source or "." in source)
 
 
+def split_plugin_ref(spec: str) -> tuple[str, str, str] | None:
+    """(source, class name, settings) of `path/bot.py:Class[:settings]` or
+    `package.module:Class[:settings]`, as written; None for a kind's spec."""
+    source, _, rest = spec.partition(":")
+    name, _, settings = rest.partition(":")
+    return (source, name, settings) if is_plugin_ref(f"{source}:{name}") else None
+
+
+def names_a_file(source: str) -> bool:
+    """Whether a plugin's source is a file's path (else a module's import path)."""
+    return source.endswith(".py") or "/" in source or "\\" in source
+
+
 CORE = Path(__file__).resolve().parent
 OWN_CODE = (f"{CORE}{os.sep}", f"{CORE.parent / 'tui'}{os.sep}")  # plyground's own
 
@@ -71,7 +84,7 @@ def load_object(ref: str) -> Any:
     source, _, name = ref.partition(":")
     source, name = source.strip(), name.strip()
     where = shown(ref)
-    if source.endswith(".py") or "/" in source or "\\" in source:
+    if names_a_file(source):
         path = Path(source).expanduser()
         try:
             found = path.is_file()

@@ -15,7 +15,7 @@ from pathlib import Path
 from .agents import agent_kinds
 from .game import PlygroundError
 from .match import HUMAN
-from .plugins import installed_entry_points, is_plugin_ref
+from .plugins import installed_entry_points, names_a_file, split_plugin_ref
 
 TRUST_OPTION = "--trust-agents"
 
@@ -31,18 +31,10 @@ class NeedsTrust(PlygroundError):
     def __init__(self, outside: list[tuple[str, str]], where: str = "",
                  allow: str = TRUST_OPTION) -> None:
         self.outside = outside
-        self.where = where
         whose = f"{where} names" if where else "this names"
         runs = "; ".join(f"{spec!r} runs {what}" for spec, what in outside)
         super().__init__(f"{whose} an agent from outside plyground: {runs}. Nothing was "
                          f"run; {allow} allows it")
-
-
-def plugin_source(spec: str) -> tuple[str, str] | None:
-    """(source, class name) for `path/bot.py:Class[:settings]` or `pkg.mod:Class`."""
-    source, _, rest = spec.strip().partition(":")
-    name = rest.partition(":")[0]
-    return (source.strip(), name.strip()) if is_plugin_ref(f"{source}:{name}") else None
 
 
 def installed_refs() -> set[str]:
@@ -59,10 +51,10 @@ def outside_code(spec: str) -> str | None:
     spec = spec.strip()
     if spec == HUMAN:
         return None
-    found = plugin_source(spec)
-    if found is not None:
-        source, name = found
-        if source.endswith(".py") or "/" in source or "\\" in source:
+    ref = split_plugin_ref(spec)
+    if ref is not None:
+        source, name = ref[0].strip(), ref[1].strip()
+        if names_a_file(source):
             return f"the Python file {Path(source).expanduser().resolve()} (class {name})"
         if f"{source}:{name}" in installed_refs():
             return None
