@@ -12,6 +12,7 @@ import os
 import re
 import resource
 import signal
+import time
 
 # Room for what a normal agent needs, with a margin: a bot's process with plyground
 # imported takes about 30 MB of address space (examples/bots/mybot.py plays with
@@ -106,6 +107,17 @@ def exited(pid: int) -> bool:
         return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:  # reaped already
         return True
+
+
+def wait_for_exit(pid: int, seconds: float, interval: float = 0.01) -> bool:
+    """Whether our child `pid` ends within `seconds`, looking every `interval`; it is
+    not reaped (see `exited`)."""
+    deadline = time.monotonic() + seconds
+    while not exited(pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(interval)
+    return True
 
 
 def end_group(pid: int) -> None:

@@ -35,7 +35,7 @@ from multiprocessing.connection import Connection
 from .agents import Agent, AgentFault, parse_agent
 from .bot import BotAgent
 from .box import DEFAULT_MEMORY, caused_by_memory, end_group, end_with_parent, exited, \
-    limit_memory, memory_fault
+    limit_memory, memory_fault, wait_for_exit
 from .engine_protocol import STOP_SECONDS, EngineAgent, end_all_groups
 from .game import State, parse_game
 from .search.control import Budget, SearchControl, SearchStopped, StopFlag
@@ -153,9 +153,9 @@ def serve(connection: Connection, memory: int | None = None,
           parent: int | None = None) -> None:
     """The child's loop: answer each request with ("ok", result), ("fault", why) or
     ("memory", None) when it ran out of its `memory` limit, after ("events", batch)
-    messages while a live decision runs. With `parent`, the child
-    ends when that process does, even killed (its own session takes it out of reach of
-    the terminal's hangup).
+    messages while a live decision runs. With `parent`, the child ends when that
+    process does, even killed (its own session takes it out of reach of the terminal's
+    hangup).
 
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
     Bot or an engine: a Bot searches in its own code, and loading them would cost every
@@ -297,12 +297,7 @@ class Child:
     def wait_for_exit(self, seconds: float) -> bool:
         """Whether the child ends within `seconds` (it is not reaped: until then its
         id, which names its group, is no one else's)."""
-        ends = time.monotonic() + seconds
-        while not exited(self.process.pid):
-            if time.monotonic() >= ends:
-                return False
-            time.sleep(0.01)
-        return True
+        return wait_for_exit(self.process.pid, seconds)
 
     def kill(self) -> None:
         """End the child and its group: a SIGTERM first, at which it ends its

@@ -171,9 +171,9 @@ def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fa
     """The lesson in the file, and every fault its text has (an unreadable file, a
     TOML error, an unknown key, a game, position or side that is not one, a step
     that is not one, an agent from outside plyground that `trust` does not cover:
-    nothing of it is imported or started). A scene whose game, position or sides have a fault is left out
-    of the lesson, and a faulty step out of its scene (with the steps after it, if it
-    played moves)."""
+    nothing of it is imported or started). A scene whose game, position or sides have
+    a fault is left out of the lesson, and a faulty step out of its scene (with the
+    steps after it, if it played moves)."""
     path = Path(path)
     name = shown(str(path))
     try:
@@ -245,8 +245,10 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
                trust: Trust) -> tuple[Scene | None, list[Fault]]:
     number, line = index + 1, lines.scene(index)
 
-    def fault(problem: str, key: str | None = None, at: int | None = None) -> Fault:
-        return Fault(name, at or (lines.key(line, key) if key else line), number, problem)
+    def fault(problem: str, key: str | None = None, at: int | None = None,
+              outside: tuple[str, ...] = ()) -> Fault:
+        return Fault(name, at or (lines.key(line, key) if key else line), number, problem,
+                     outside)
 
     if not isinstance(table, dict):
         return None, [fault("a scene is a [[scene]] table")]
@@ -292,8 +294,8 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
         for side in sides:
             outside = untrusted([side], trust)
             if outside:
-                faults.append(replace(fault(f"sides: {NeedsTrust(outside, 'the scene')}",
-                                            "sides"), outside=(side,)))
+                faults.append(fault(f"sides: {NeedsTrust(outside, 'the scene')}", "sides",
+                                    outside=(side,)))
                 continue
             try:
                 agent = parse_side(side)
@@ -314,9 +316,8 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
         if step is not None and step.action == "search" and isinstance(step.value, str):
             outside = untrusted([step.value], trust)
             if outside:
-                step, found = None, [replace(
-                    fault(f"search: {NeedsTrust(outside, 'the step')}", at=step.line),
-                    outside=(step.value,))]
+                step, found = None, [fault(f"search: {NeedsTrust(outside, 'the step')}",
+                                           at=step.line, outside=(step.value,))]
         faults.extend(found)
         if step is not None:
             steps.append(step)
@@ -460,8 +461,8 @@ def within_ceiling(agent, budget: Budget) -> tuple[Budget, str, int]:
 def ceiling_notes(lesson: Lesson, slides: list[Slide]) -> list[str]:
     """A line for each search of the lesson that the ceiling stopped."""
     name = shown(str(lesson.path))
-    return [f"{name}:{slide.scene.steps[slide.step - 1].line}: scene {slide.scene.number}: "
-            f"note: {slide.search.capped}" for slide in slides
+    return [str(Fault(name, slide.scene.steps[slide.step - 1].line, slide.scene.number,
+                      f"note: {slide.search.capped}")) for slide in slides
             if slide.search is not None and slide.search.index is None
             and slide.search.capped]
 

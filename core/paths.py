@@ -137,8 +137,9 @@ class UnreadableFile(PlygroundError):
 def read_text_file(path: str | os.PathLike, what: str = "file", encoding: str = "utf-8",
                    limit: int = MAX_FILE_BYTES) -> str:
     """The text of the regular file at `path` (a `what`: "game record", "lesson"),
-    decoded as `encoding` (UTF-8, or "utf-8-sig"), or UnreadableFile. The file's kind and size are looked at before it is opened,
-    and again once it is open (opened without waiting, so a FIFO never blocks): a
+    decoded as `encoding` (UTF-8, or "utf-8-sig"), or UnreadableFile. The file's kind
+    and size are looked at before it is opened, and again once it is open (opened
+    without waiting, so a FIFO never blocks): a
     folder, FIFO, device or socket is refused, as is a file over `limit` bytes, so
     that a path someone else wrote into a lesson or typed in a command cannot make
     plyground wait for ever or read without end."""

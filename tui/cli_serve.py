@@ -57,9 +57,10 @@ def check_served_lesson(lesson: str, allowed: tuple[str, ...]) -> None:
 
 
 def allowed_agent(spec: str) -> str:
-    """The agent `--allow-agent` names, in the canonical form the app compares a
-    visitor's choice with; a typo is an error line now, not a refusal in the
-    browser. (Its file is imported here: the server's user named it.)"""
+    """The agent `--allow-agent` names, in its canonical form for the lines printed at
+    start; a typo is an error line now, not a refusal in the browser. (Its file is
+    imported here: the server's user named it. The app lets a visitor's choice
+    through when it runs the same command, file or module, core/trust.py.)"""
     from plyground.core import parse_agent
 
     try:
