@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 
 
@@ -68,3 +69,18 @@ def as_from_a_terminal() -> None:
     test interrupts would then ignore Ctrl-C."""
     for number in (signal.SIGINT, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
+
+
+def end_session(process: subprocess.Popen) -> None:
+    """The session `process` leads ended, with all it started (a server and its
+    apps): Ctrl-C, then SIGKILL for sure."""
+    for sent in (signal.SIGINT, signal.SIGKILL):  # Ctrl-C, then for sure
+        try:
+            os.killpg(process.pid, sent)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            continue

@@ -19,7 +19,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.processes import as_from_a_terminal, descendants, in_session, still_running
+from tests.processes import as_from_a_terminal, descendants, end_session, in_session, \
+    still_running
 
 WAIT_SECONDS = 60  # the most a server or an app may take to answer (a hang guard)
 MARKER_AGENT = 'engine:cmd="touch {marker}"'
@@ -67,20 +68,6 @@ def start(tmp_path: Path, *args: str) -> subprocess.Popen:
         output.close()
 
 
-def end(process: subprocess.Popen) -> None:
-    """The server's whole session ended: the server and every app it started."""
-    for sent in (signal.SIGINT, signal.SIGKILL):  # Ctrl-C, then for sure
-        try:
-            os.killpg(process.pid, sent)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=10)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 @contextmanager
 def serving(tmp_path: Path, *args: str, host: str = "127.0.0.1"):
     port = free_port()
@@ -95,7 +82,7 @@ def serving(tmp_path: Path, *args: str, host: str = "127.0.0.1"):
             time.sleep(0.05)
         yield Served(process, port, found.group(1), (tmp_path / "serve.out").read_text())
     finally:
-        end(process)
+        end_session(process)
 
 
 @pytest.fixture(scope="module")

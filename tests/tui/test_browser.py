@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from tests.processes import as_from_a_terminal
+from tests.processes import as_from_a_terminal, end_session
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 WAIT_SECONDS = 90  # the most a screen may take to appear (a hang, not a pace)
@@ -107,16 +106,7 @@ def served(tmp_path):
             time.sleep(0.1)
         yield found.group(1)
     finally:
-        for sent in (signal.SIGINT, signal.SIGKILL):  # Ctrl-C, then for sure
-            try:
-                os.killpg(server.pid, sent)
-            except ProcessLookupError:
-                break
-            try:
-                server.wait(timeout=10)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        end_session(server)
 
 
 @pytest.fixture
