@@ -2,7 +2,12 @@
 tried under the move they replace, indented as in a PGN file. A click on a move, or
 the arrows while the list has the focus, show its position (`MoveList.Chosen`). A
 reviewed move carries its annotation (`?!`, `?`, `??`: review_labels.py), in its
-label's colour."""
+label's colour.
+
+Walking forward follows the line last walked, as on lichess: out of a variation and
+forward again goes back into it. Where several moves follow the position shown (a
+branch), ↑/↓ choose the one forward goes to, highlighted in the list and named in its
+title."""
 from __future__ import annotations
 
 from rich.style import Style
@@ -28,8 +33,11 @@ class MoveList(VerticalScroll, can_focus=True):
     MoveList #moves { width: 1fr; }
     """
     BINDINGS = [
-        Binding("left,up", "step(-1)", "Previous move", show=False),
-        Binding("right,down", "step(1)", "Next move", show=False),
+        Binding("left", "step(-1)", "Previous move", show=False),
+        Binding("right", "step(1)", "Next move", show=False),
+        Binding("up", "choose_or_step(-1)", "Previous move, or the move above",
+                show=False),
+        Binding("down", "choose_or_step(1)", "Next move, or the move below", show=False),
         Binding("home", "start", "Start", show=False),
         Binding("end", "live", "Live game", show=False),
     ]
@@ -46,6 +54,8 @@ class MoveList(VerticalScroll, can_focus=True):
         self.nodes: list[GameNode] = []  # what each clickable move leads to
         self.current: GameNode | None = None
         self.live: GameNode | None = None
+        self.trail: GameNode | None = None  # the end of the line walked: forward follows it
+        self.chosen: GameNode | None = None  # the candidate shown
         self.judged: dict[GameNode, MoveReview] = {}  # the reviewed moves
 
     def compose(self):
@@ -59,11 +69,19 @@ class MoveList(VerticalScroll, can_focus=True):
         """The moves of `tree`; `current` (the position on the board) stands out, and
         `live` (where the game is) is bold. `start` names an unusual start position;
         `judged` gives the moves a review labelled."""
-        self.game, self.current, self.live, self.nodes = game, current, live, []
-        self.judged = judged or {}
+        self.game, self.game_tree, self.current, self.live = game, tree, current, live
+        self.start_text, self.judged = start, judged or {}
+        if not self.on_trail(current):
+            self.trail = current
+        self.write()
+
+    def write(self) -> None:
+        """Write the moves anew, for the current position and the move chosen after it."""
+        tree, current, live, self.nodes = self.game_tree, self.current, self.live, []
+        self.chosen = self.candidate
         text = Text()
-        if start:
-            text.append(f"from position {start}\n", style="dim")
+        if self.start_text:
+            text.append(f"from position {self.start_text}\n", style="dim")
         if not tree.root.children:
             text.append("no moves yet", style="dim")
         else:
@@ -72,8 +90,7 @@ class MoveList(VerticalScroll, can_focus=True):
             text.append("\n(start position shown)", style="dim")
         text.rstrip()  # a last empty line would be all a one-line list shows
         self.query_one("#moves", Static).update(text)
-        self.border_title = "Moves" if current is live else \
-            "Moves — viewing (End or l: live game)"
+        self.border_title = self.title_text()
         if current is live:
             self.scroll_end(animate=False)
         else:
@@ -84,6 +101,51 @@ class MoveList(VerticalScroll, can_focus=True):
         busy machine the scroll_end above can run before, and land on the old end."""
         if self.current is not None and self.current is self.live:
             self.scroll_end(animate=False, immediate=True)
+
+    def title_text(self) -> str:
+        if self.current is self.live:
+            return "Moves"
+        candidate = self.chosen
+        if candidate is None:
+            return "Moves — viewing (End or l: live game)"
+        index = self.current.children.index(candidate) + 1
+        return (f"Moves — next {self.label(candidate)}, {index} of "
+                f"{len(self.current.children)} (↑↓ {{ }})")
+
+    @property
+    def candidate(self) -> GameNode | None:
+        """At a branch (several moves follow the position shown), the one that walking
+        forward plays: None elsewhere."""
+        node = self.current
+        return self.next_node(node) if node is not None and len(node.children) > 1 \
+            else None
+
+    def on_trail(self, node: GameNode) -> bool:
+        """Whether `node` is on the line walked (the trail or one of its ancestors)."""
+        walked = self.trail
+        while walked is not None and walked is not node:
+            walked = walked.parent
+        return walked is not None
+
+    def next_node(self, node: GameNode) -> GameNode | None:
+        """Where walking forward from `node` goes: along the line walked, if it passes
+        through `node`, else along the main line (None at a line's end)."""
+        walked = self.trail
+        while walked is not None and walked.parent is not node:
+            walked = walked.parent
+        return walked if walked is not None and walked in node.children else \
+            next(iter(node.children), None)
+
+    def choose(self, step: int) -> bool:
+        """At a branch, choose the move `step` places below (above, if negative) the one
+        chosen for walking forward; False (nothing chosen) where no branch is."""
+        children = self.current.children if self.current is not None else []
+        if len(children) < 2:
+            return False
+        index = children.index(self.next_node(self.current)) + step
+        self.trail = children[max(0, min(len(children) - 1, index))]
+        self.write()
+        return True
 
     @property
     def at_its_end(self) -> bool:
@@ -149,6 +211,10 @@ class MoveList(VerticalScroll, can_focus=True):
         if node is self.current:
             style += Style(reverse=True, bold=True)
             self.current_offset = len(text.plain)
+        elif node is self.chosen:  # on the accent colour, unlike the position shown
+            theme = self.app.current_theme
+            style += Style(color=theme.background or "black", bgcolor=theme.accent,
+                           italic=True)
         elif node is self.live:
             style += Style(bold=True)
         if node.comment:
@@ -172,13 +238,13 @@ class MoveList(VerticalScroll, can_focus=True):
         node = self.current
         if node is None:
             return
-        if step < 0 and node.parent is not None:
-            target = node.parent
-        elif step > 0 and node.children:
-            target = node.children[0]
-        else:
-            return
-        self.post_message(self.Chosen(None if target is self.live else target))
+        target = node.parent if step < 0 else self.next_node(node)
+        if target is not None:
+            self.post_message(self.Chosen(None if target is self.live else target))
+
+    def action_choose_or_step(self, step: int) -> None:
+        if not self.choose(step):
+            self.action_step(step)
 
     def action_start(self) -> None:
         node = self.current
