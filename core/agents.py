@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
-from .game import IllegalMove, Move, PlygroundError, State, UnknownName
+from .game import IllegalMove, Move, PlygroundError, State, UnknownName, game_entries
 from .plugins import (PluginError, describe_error, load_entry_points, load_object,
                       split_plugin_ref)
 from .rng import SplitMix64, derive_seed
@@ -185,6 +185,14 @@ class Agent:
         return cls.games is None or game.id in cls.games
 
     @classmethod
+    def why_not(cls, game) -> str:
+        """Why it cannot play `game`, as the user reads it ("" for no reason)."""
+        if cls.games is None:
+            return ""
+        titles = {entry.id: entry.title for entry in game_entries()}
+        return "it plays only " + " and ".join(titles.get(id, id) for id in cls.games)
+
+    @classmethod
     def menu_choices(cls) -> list[tuple[str, str]]:
         """(title, spec) for each entry of the player menu this kind offers: one,
         unless a kind offers one per saved file (the strategy agent's profiles)."""
@@ -219,9 +227,7 @@ class Agent:
         if outcome is not None:
             raise IllegalMove(f"the game is over ({outcome.reason}): there is no move "
                               "to choose")
-        if not self.plays(state.game):
-            raise BadSetting(f"{self.title} cannot play {state.game.title}: "
-                             f"{self.description}")
+        check_plays(self, state.game)
         budget = budget or self.budget()
         control = control or SearchControl(budget)
         if self.external:
@@ -291,6 +297,17 @@ class Agent:
     def rng(self, state: State) -> SplitMix64:
         """This decision's generator: a function of the seed and the position only."""
         return SplitMix64(derive_seed(self.settings["seed"], state.key()))
+
+
+def check_plays(agent: "Agent | type[Agent]", game) -> None:
+    """The one rule, asked before a game starts wherever an agent is chosen (every
+    command, the app's menus, a review): an agent that says it does not play `game`
+    (its `games`, or its `plays`) is refused, with its reason. One that says nothing
+    plays every game: if it then fails, it forfeits."""
+    if not agent.plays(game):
+        reason = agent.why_not(game)
+        raise BadSetting(f"{agent.title} cannot play {game.title}"
+                         + (f": {reason}" if reason else ""))
 
 
 def replay_budget(budget: Budget, done: SearchDone) -> Budget:
@@ -395,6 +412,10 @@ class SeedAgent(Agent):
     @classmethod
     def plays(cls, game) -> bool:
         return game.seed_depth is not None
+
+    @classmethod
+    def why_not(cls, game) -> str:
+        return f"{game.title} has no seed engine"
 
     def search(self, state, budget, observer, control, exact_root):
         game = state.game

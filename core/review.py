@@ -56,10 +56,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .agents import Agent, BadSetting, parse_agent
+from .agents import Agent, BadSetting, check_plays, parse_agent
 from .game import Game, Move, State
 from .search.events import Bound, SearchDone
-from .values import MEAN, SCORE, describe_value, is_decisive, proven, terminal_value
+from .values import (MEAN, SCORE, describe_value, is_decisive, moves_to_end, proven,
+                     terminal_value)
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # a loss (of expected score) under each gives that label; from the last, a blunder
@@ -129,6 +130,20 @@ class MoveReview:
     def best_text(self) -> str:
         return self.describe(self.best_value, self.best_exact)
 
+    @property
+    def note(self) -> str:
+        """Why an inaccuracy that looks worse is mild, "" for the other moves: it kept
+        the proven result (module doc), a win won later, or a loss lost sooner, be it
+        by letting a win in 1 through."""
+        if self.label != "inaccuracy" or not (is_decisive(self.best_value)
+                                              and is_decisive(self.played_value)):
+            return ""
+        if self.best_value > 0:
+            return "still wins, only later"
+        if moves_to_end(self.played_value, self.ply) == 1:
+            return "lets a win in 1 through, but the game was already lost"
+        return "loses sooner, but the game was already lost"
+
     def describe(self, value: float, exact: bool) -> str:
         """`win in 5`, `draw` (a proven one), `+35`, `58.9% mean result`."""
         if exact and value == 0 and self.scale == SCORE:
@@ -181,6 +196,7 @@ class Review:
             "moves": [{
                 "ply": move.ply, "side": game.side_labels[move.side],
                 "move": game.format_move(move.move), "label": move.label,
+                "note": move.note,
                 "exact": move.exact, "played_exact": move.played_exact,
                 "best_exact": move.best_exact,
                 "best_move": game.format_move(move.best_move),
@@ -455,8 +471,8 @@ def review(source, agent: str | Agent | None = None,
         states.append(states[-1].play(move))
     if isinstance(agent, str):
         agent = parse_agent(agent)
-    if agent is not None and not agent.plays(game):
-        raise BadSetting(f"{agent.title} cannot play {game.title}: {agent.description}")
+    if agent is not None:
+        check_plays(agent, game)
     units = game.entry.review_scale
     started = time.perf_counter()
     if uses_solver(game, agent):

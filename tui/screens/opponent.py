@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Select, Static
 
 from plyground.core import PlygroundError
-from plyground.core.agents import DEFAULT_OPPONENT
+from plyground.core.agents import DEFAULT_OPPONENT, check_plays
 from plyground.core.match import parse_side
 
 from .dialog import Dialog
@@ -58,8 +58,8 @@ class OpponentScreen(Dialog):
         try:
             self.app.check_choice(spec)
             agent = parse_side(spec)
-            if agent is not None and not type(agent).plays(self.game):
-                raise PlygroundError(f"{agent.title} cannot play {self.game.title}")
+            if agent is not None:
+                check_plays(agent, self.game)
         except PlygroundError as problem:
             self.query_one("#opponent-error", Static).update(Text(str(problem)))
             return
