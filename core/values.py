@@ -39,13 +39,19 @@ def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
     if scale == MEAN:
         return f"{100 * value:.1f}% mean result"
     if is_decisive(value):
-        plies = (WIN - abs(int(value))) - ply
-        if plies <= 0:  # the game ended with the move into this position
+        moves = moves_to_end(value, ply)
+        if moves == 0:  # the game ended with the move into this position
             return "won" if value > 0 else "lost"
-        return f"{'win' if value > 0 else 'loss'} in {(plies + 1) // 2}"
+        return f"{'win' if value > 0 else 'loss'} in {moves}"
     if isinstance(value, float):
         return f"{value:+.3f}"
     return f"{value:+d}"
+
+
+def moves_to_end(value: float, ply: int) -> int:
+    """The k of a decisive value's `win in k` or `loss in k` (describe_value), 0 if the
+    game ended with the move into the position at `ply`."""
+    return max(0, ((WIN - abs(int(value))) - ply + 1) // 2)
 
 
 BOUND_MARKS = {"lower": "≥ ", "upper": "≤ "}  # by events.Bound; exact has none

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.box import SIMPLE
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeElapsedColumn
@@ -24,7 +23,8 @@ from plyground.core.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
                                    MISTAKE_LOSS, SOLVER, Review, review)
 
 from .exit_codes import INTERRUPTED
-from .review_labels import ESTIMATE_MARK, LABEL_STYLES
+from .review_labels import label_text
+from .tables import cli_table, text_column
 from .value_chart import chart
 
 CHART_HALF = 3  # rows above (and below) the zero line
@@ -55,18 +55,19 @@ def labels_help(review: Review) -> str:
 
 def moves_table(review: Review) -> Table:
     game = review.game
-    table = Table(box=SIMPLE, show_edge=False, pad_edge=False)
-    for header in ("", "side", "move", "label", "value", "best move"):
-        table.add_column(header, no_wrap=header != "best move")
+    table = cli_table()
+    for header in ("", "side", "move"):
+        table.add_column(header, no_wrap=True)
+    text_column(table, "label", min_width=len("inaccuracy ~"))  # its note wraps
+    table.add_column("value", no_wrap=True)
+    text_column(table, "best move")
     for move in review.moves:
         number = f"{move.ply // 2 + 1}." + ("" if move.side == 0 else "..")
-        label = Text(move.label, style=LABEL_STYLES[move.label])
-        if not move.exact:
-            label.append(f" {ESTIMATE_MARK}", style="dim")
         best = "" if move.label == "best" else \
             f"{game.format_move(move.best_move)} ({move.best_text})"
         table.add_row(number, game.side_labels[move.side], game.format_move(move.move),
-                      label, move.played_text, best)
+                      label_text(move).append(f"\n{move.note}" if move.note else ""),
+                      move.played_text, best)
     return table
 
 

@@ -120,3 +120,45 @@ def test_a_bad_record_or_agent_is_one_line_on_stderr(tmp_path, record_file):
     assert "line 3" in line and "9" in line
     result = run(str(record_file), "--agent", "nobody")
     assert result.exit_code == 2 and "unknown agent 'nobody'" in result.stderr
+
+
+def lost_position_and_a_move_letting_a_win_in_1_through():
+    """The first position of the reference set that is lost for the side to move (with
+    the loss not at once), a move there that lets the opponent win on its next move,
+    and that winning move: (start, moves, score of the start)."""
+    from tests.reference import read_scored_positions
+
+    for text, score in read_scored_positions("connect4/Test_L1_R1"):
+        start = GAME.parse_position(text)
+        if score >= -1:
+            continue
+        for move in start.moves():
+            after = start.play(move)
+            wins = [reply for reply in after.moves() if after.outcome() is None
+                    and after.play(reply).outcome() is not None]
+            if wins:
+                return start, [move, wins[0]], score
+    raise AssertionError("no such position in the reference set")
+
+
+def test_letting_a_win_in_1_through_in_a_lost_game_says_why_it_is_only_an_inaccuracy(
+        tmp_path):
+    from plyground.core.perfect import value_of
+    from plyground.core.values import describe_value
+
+    start, moves, score = lost_position_and_a_move_letting_a_win_in_1_through()
+    end = start.play(moves[0]).play(moves[1])
+    path = tmp_path / "lost.txt"
+    save_record(path, GameRecord(GAME, GameTree.from_moves(start, moves),
+                                 ("random", "greedy"), result=result_text(end.outcome())))
+    why = "lets a win in 1 through, but the game was already lost"
+    data = json.loads(run(str(path), "--json").stdout)
+    first = data["moves"][0]
+    assert (first["label"], first["played"], first["note"]) == ("inaccuracy", "loss in 1",
+                                                                why)
+    assert first["best"] == describe_value(value_of(score, start.ply), start.ply)
+    assert data["moves"][1]["note"] == ""
+    lines = run(str(path)).stdout.splitlines()
+    row = next(index for index, line in enumerate(lines) if re.match(r"\d+\.+ ", line))
+    assert lines[row].split()[3] == "inaccuracy"
+    assert why in " ".join(" ".join(lines[row:row + 3]).split())  # under the label

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from plyground.core.review import MoveReview, Review
 
-from ..review_labels import ESTIMATE_MARK, LABEL_STYLES
+from ..review_labels import ESTIMATE_MARK, label_text
 from .value_graph import ValueGraph
 
 
@@ -120,10 +120,10 @@ class ReviewPanel(Vertical):
         move = review.moves[index - 1]
         game = review.game
         text = Text(f"{game.side_labels[move.side]} {game.format_move(move.move)}: ")
-        text.append(move.label, style=LABEL_STYLES[move.label])
-        if not move.exact:
-            text.append(f" {ESTIMATE_MARK}", style="dim")
+        text.append_text(label_text(move))
         text.append(f" ({move.played_text})")
+        if move.note:  # why the label is milder than the move looks
+            text.append(f", {move.note}")
         if move.label != "best":
             text.append(f"; best {game.format_move(move.best_move)} ({move.best_text})")
         return text
