@@ -5,6 +5,9 @@ engine keeps one spawned child process (spawning costs a fraction of a second of
 imports, so it is reused), sends it one search at a time, and reads its messages on a
 background thread that hands them to a listener:
 
+- `EngineStarted(search_id)`: the search's clock has started. What came before it
+  (starting the process, compiling or loading kernels, preparing the agent) is no
+  part of the move's time, and an app shows it as preparing, not thinking;
 - `EngineEvents(search_id, events)`: live events, batched at most ~20 times a second;
 - `EngineDone(search_id, result, trace, truncated)`: the decision, and the recorded
   node-level trace when the request asked for one;
@@ -180,6 +183,11 @@ def _parse_state(game_id: str, options: dict, position: str):
 
 
 @dataclass(frozen=True)
+class EngineStarted:
+    search_id: int
+
+
+@dataclass(frozen=True)
 class EngineEvents:
     search_id: int
     events: list
@@ -268,6 +276,13 @@ class _Streamer:
             if batch:
                 self.conn.send(("events", self.search_id, batch))
 
+    def started(self) -> None:
+        """Tell the parent that the search's clock has started, after the events sent
+        before it."""
+        self.flush()
+        with self.lock:
+            self.conn.send(("started", self.search_id))
+
     def _flush_periodically(self) -> None:
         while not self.done.wait(FLUSH_INTERVAL):
             self.flush()
@@ -292,6 +307,21 @@ def _child_main(commands, events, stop_buffer, cancelled, clock_kind: str) -> No
         _serve(commands, events, stop, cancelled, clock_kind)
     finally:
         BOXES.close()
+
+
+class _Announcing:
+    """A search's clock that says when it is first read: a search reads it as its
+    time starts (SearchControl), once the kernels and the agent are ready."""
+
+    def __init__(self, clock: Callable[[], float], announce: Callable[[], None]) -> None:
+        self.clock = clock
+        self.announce = announce
+
+    def __call__(self) -> float:
+        if self.announce is not None:
+            announce, self.announce = self.announce, None
+            announce()
+        return self.clock()
 
 
 def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None:
@@ -325,7 +355,7 @@ def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None
         streamer = _Streamer(events, search_id, request)
         try:
             clock = TickClock() if clock_kind == "tick" else time.perf_counter
-            result = request.run(streamer, stop, clock)
+            result = request.run(streamer, stop, _Announcing(clock, streamer.started))
         except AgentFault as fault:
             streamer.close()
             events.send(("forfeit", search_id, str(fault)))
@@ -468,6 +498,9 @@ class Engine:
             if kind == "events":
                 self.listener(EngineEvents(search_id, message[2]))
                 continue
+            if kind == "started":
+                self.listener(EngineStarted(search_id))
+                continue
             with self._lock:
                 if self.active == search_id:
                     self.active = None
@@ -497,7 +530,7 @@ class Engine:
             if isinstance(message, EngineWarning):
                 print(f"warning: {message.message}", file=sys.stderr)
                 continue
-            if message.search_id != search_id:
+            if message.search_id != search_id or isinstance(message, EngineStarted):
                 continue
             if isinstance(message, EngineEvents):
                 if on_events is not None:

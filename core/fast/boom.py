@@ -289,8 +289,10 @@ class BoomBackend(TableBackend):
 
 
 def warm_up() -> None:
-    """Compile the kernels (or load them from numba's cache) on a small search."""
+    """Compile the kernels (or load them from numba's cache) on a small search, after
+    the positions to avoid repeating are hashed, as a game's search hashes them."""
     state = GAME.parse_position("1234567123")  # both sides hold a bomb
     backend = thread_backend(BoomBackend)
+    backend.avoid([state])
     backend.negamax(state, 3, -INFINITY, INFINITY, SearchControl(Budget()), 0)
     backend.best_move(state)

@@ -105,5 +105,5 @@ class BoomTree(KernelTree):
 
 
 def warm_up() -> None:
-    """Compile the kernel (or load it from numba's cache) on a few iterations."""
-    BoomTree(GAME.parse_position("1234567123"), 0).run(2)
+    """Compile the kernel (or load it from numba's cache) on a few iterations and a renumbering."""
+    BoomTree(GAME.parse_position("1234567123"), 0).warm_up()

@@ -153,7 +153,7 @@ class CephalopodTree(KernelTree):
 
 
 def warm_up() -> None:
-    """Compile the kernels (or load them from numba's cache) on a few iterations."""
+    """Compile the kernels (or load them from numba's cache) on a few iterations and a renumbering."""
     from ..games.cephalopod import Cephalopod
 
-    CephalopodTree(Cephalopod().start(), 0).run(2)
+    CephalopodTree(Cephalopod().start(), 0).warm_up()

@@ -151,6 +151,6 @@ class Connect4Tree(KernelTree):
 
 
 def warm_up() -> None:
-    """Compile the kernel (or load it from numba's cache) on a few iterations."""
+    """Compile the kernel (or load it from numba's cache) on a few iterations and a renumbering."""
     for solver in (False, True):
-        Connect4Tree(GAME.start(), 0, solver=solver).run(2)
+        Connect4Tree(GAME.start(), 0, solver=solver).warm_up()

@@ -197,6 +197,13 @@ class KernelTree:
             self.relayout()
         self.iterations += self.kernel(count)
 
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) every kernel a search of this tree
+        runs: a few iterations, and a renumbering, which a search reaches only once
+        it holds RELAYOUT_FROM nodes, deep into a move's time."""
+        self.run(2)
+        self.relayout()
+
     def relayout(self) -> None:
         """Renumber the nodes breadth first (the root stays 0), so that each node's
         children are neighbours in memory; the links follow the new numbers."""

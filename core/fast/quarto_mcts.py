@@ -284,8 +284,8 @@ class QuartoTree(KernelTree):
 
 
 def warm_up() -> None:
-    """Compile the kernels (or load them from numba's cache) on a few iterations."""
+    """Compile the kernels (or load them from numba's cache) on a few iterations and a renumbering."""
     from ..games.quarto import Quarto
 
     for solver in (False, True):
-        QuartoTree(Quarto().start(), 0, solver=solver).run(2)
+        QuartoTree(Quarto().start(), 0, solver=solver).warm_up()
