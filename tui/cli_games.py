@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.box import SIMPLE
 from rich.console import Console
-from rich.table import Table
 
-from plyground.core import PlygroundError
+from plyground.core import PlygroundError, parse_game
 from plyground.core.history import History
 from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, write_atomically
 from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
@@ -25,6 +23,7 @@ from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
 
 from .cli_options import Force, refusal
 from .exit_codes import USAGE_ERROR
+from .tables import Spec, cli_table, number_column, text_column
 
 games_app = typer.Typer()
 
@@ -63,6 +62,8 @@ def list_games(
     as_json: AsJson = False,
 ) -> None:
     """List the games in the history, newest first."""
+    if game is not None:
+        parse_game(game)  # an unknown game is an error here too, not an empty list
     with History() as history:
         games = history.list(game=game, agent=agent, result=result, limit=limit)
     if as_json:
@@ -72,15 +73,17 @@ def list_games(
         typer.echo(f"no games{' match' if game or agent or result else ''} "
                    f"in the history ({history.path})")
         return
-    table = Table(box=SIMPLE)
-    for header in ("id", "date", "game", "first", "second", "result", "moves", "source"):
-        table.add_column(header, justify="right" if header in ("id", "moves") else "left",
-                         no_wrap=header in ("id", "date", "result", "moves", "source"),
-                         overflow="fold")
+    table = cli_table()
+    number_column(table, "id")
+    for header in ("date", "game", "first", "second"):  # a date breaks before its time
+        text_column(table, header)
+    table.add_column("result", no_wrap=True)
+    number_column(table, "moves")
+    table.add_column("source", no_wrap=True)
     for summary in games:
-        table.add_row(str(summary.id), summary.date.replace("T", " ")[:16], summary.game,
-                      summary.first, summary.second, summary.result, str(summary.moves),
-                      summary.source)
+        table.add_row(str(summary.id), summary.date.replace("T", " ")[:16],
+                      Spec(summary.game), Spec(summary.first), Spec(summary.second),
+                      summary.result, str(summary.moves), summary.source)
     console = Console(highlight=False)
     if not console.is_terminal:  # a file or a pipe: no need to fold the specs
         console.width = max(console.width, 160)

@@ -11,6 +11,7 @@ address other machines reach needs --public.
 """
 from __future__ import annotations
 
+import errno
 import shlex
 import socket
 import sys
@@ -156,8 +157,10 @@ def serve_command(
     try:
         server.serve()
     except OSError as error:  # the port is taken, the address is not this machine's
-        raise PlygroundError(f"cannot serve on {host}:{port}: "
-                             f"{error.strerror or error}") from None
+        reason = (f"the port is in use: stop what listens on it, or choose another "
+                  f"with --port" if error.errno == errno.EADDRINUSE
+                  else error.strerror or error)
+        raise PlygroundError(f"cannot serve on {host}:{port}: {reason}") from None
     finally:
         if save_dir is None:  # a folder of its own: not left behind empty
             try:

@@ -201,6 +201,12 @@ def test_games_list_filters(three_games):
     assert "'won' is not a result" in line and "unfinished" in line
 
 
+@pytest.mark.parametrize("game", ["chess", "connect4:rows=3"])
+def test_listing_an_unknown_game_is_refused_as_every_command_refuses_it(game):
+    assert one_error_line("games", "list", "--game", game) == \
+        one_error_line("demo", game, "--x", "greedy", "--o", "greedy")
+
+
 def test_an_empty_history_says_so():
     assert ok("games", "list").startswith("no games in the history")
 

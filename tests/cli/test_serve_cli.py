@@ -4,7 +4,10 @@ into), and one error line for bad options (the server itself is a fake here;
 tests/security/test_serve.py and the browser test serve for real)."""
 from __future__ import annotations
 
+import os
 import shlex
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -162,3 +165,20 @@ def test_an_app_not_served_has_no_limits(monkeypatch):
     monkeypatch.setattr(tui_app.PlygroundApp, "run", lambda self: opened.append(self))
     assert CliRunner().invoke(cli.app, []).exit_code == 0
     assert opened[0].served is None
+
+
+def test_a_port_in_use_is_one_error_line_and_no_address(tmp_path):
+    """Served for real on a port something else listens on: the error, and nothing
+    printed before it (an address printed first would send a browser nowhere)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "plyground", "serve", "--port", str(port)],
+            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+            env={**os.environ, "PLYGROUND_HOME": str(tmp_path)})
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", f"error: cannot serve on 127.0.0.1:{port}: the port is in use: stop what "
+        "listens on it, or choose another with --port\n")
+    assert list((tmp_path / "served").iterdir()) == []  # its save folder is not left
