@@ -22,7 +22,7 @@ from plyground.core.agents import parse_agent
 from plyground.core.analysis import can_analyse
 from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
                                    EngineEvents, EngineFailed, EngineForfeit,
-                                   EngineWarning, SearchRequest)
+                                   EngineStarted, EngineWarning, SearchRequest)
 from plyground.core.game import IllegalMove, PlygroundError
 from plyground.core.gametree import GameNode, GameTree
 from plyground.core.history import History
@@ -98,6 +98,8 @@ class SearchRecord:
     started: float = 0.0
 
 
+# what the status and the inspector say until a search's clock starts
+PREPARING = "preparing the engine…"
 WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
 # Terminal rows below which the left column is packed, so that the move list keeps
 # room beside a 7 x 7 board at 80 x 24: the status takes two rows and leaves out the
@@ -170,7 +172,9 @@ class GameScreen(GameReview, Screen):
         self.timer = None
         self.live_timer = None  # the next repaint of the live views, when one is due
         self.live_shown_at = 0.0
-        self.thinking_since = 0.0
+        # when the search's clock started; None while the engine prepares (it compiles
+        # or loads its kernels, off the move's clock)
+        self.thinking_since: float | None = None
         self.analysis_id: int | None = None  # the analysis running
         self.analysis_shown = True
 
@@ -391,10 +395,12 @@ class GameScreen(GameReview, Screen):
                                 game.options(), trace=self.trace_mode)
         self.board.show_heat({})
         search_id = self.app.engine.submit(request)
-        self.search = SearchRecord("move", state, side, agent, search_id)
+        self.search = SearchRecord("move", state, side, agent, search_id,
+                                   started=time.monotonic())
         self.failed = None
-        self.thinking_since = time.monotonic()
+        self.thinking_since = None
         self.inspector.begin(self.match.game, state, agent, self.side_label(side))
+        self.inspector.set_summary(f"{self.side_label(side)}: {PREPARING}")
         self.refresh_thinking()
 
     def start_trace(self, state, side: int, agent, budget: Budget | None, title: str,
@@ -417,7 +423,7 @@ class GameScreen(GameReview, Screen):
                                    decision=decision, expected=expected,
                                    expected_of=expected_of, target=target,
                                    started=time.monotonic())
-        self.thinking_since = time.monotonic()
+        self.thinking_since = None
         self.show_replay_progress()
         self.refresh_thinking()
         self.refresh_bindings()
@@ -447,11 +453,15 @@ class GameScreen(GameReview, Screen):
             return
         if self.search.purpose == "trace":
             self.show_replay_progress()
-        seconds = time.monotonic() - self.thinking_since
-        what = "is thinking" if self.search.purpose == "move" else \
-            "is recording a step-by-step trace"
-        self.set_status(f"{self.side_label(self.search.side)} ({self.search.agent.label}) "
-                        f"{what}… {seconds:.1f} s   (u: undo · n: new game · q: quit)")
+        if self.thinking_since is None:
+            doing = f": {PREPARING}"
+        else:
+            seconds = time.monotonic() - self.thinking_since
+            what = "is thinking" if self.search.purpose == "move" else \
+                "is recording a step-by-step trace"
+            doing = f" {what}… {seconds:.1f} s"
+        self.set_status(f"{self.side_label(self.search.side)} ({self.search.agent.label})"
+                        f"{doing}   (u: undo · n: new game · q: quit)")
 
     def cancel_search(self) -> None:
         if self.search is not None:
@@ -467,7 +477,12 @@ class GameScreen(GameReview, Screen):
         search = self.search
         if search is None or update.search_id != search.search_id:
             return  # a cancelled or superseded search
-        if isinstance(update, EngineEvents):
+        if isinstance(update, EngineStarted):
+            self.thinking_since = time.monotonic()
+            if search.purpose == "move":
+                self.inspector.set_summary(f"{self.side_label(search.side)} is thinking…")
+            self.refresh_thinking()
+        elif isinstance(update, EngineEvents):
             if search.purpose == "trace":
                 progress = [e for e in update.events if isinstance(e, TraceProgress)]
                 if progress:
@@ -529,7 +544,8 @@ class GameScreen(GameReview, Screen):
         if time_budget is None:
             return
         limit = search.agent.hang_limit(time_budget)
-        if time.monotonic() - self.thinking_since > limit:
+        since = search.started if self.thinking_since is None else self.thinking_since
+        if time.monotonic() - since > limit:
             self.search = None
             self.app.engine.close()  # the next search starts a new process
             self.forfeit(f"{search.agent.label} did not answer within {limit:.0f} s "
