@@ -3,8 +3,11 @@
 for any plyground game by a tiny alpha-beta search. Copy it and make it yours.
 
     plyground demo connect4 --o random \
-        --x 'engine:cmd="python examples/reference_engine.py"'
+        --x 'engine:cmd=".venv/bin/python examples/reference_engine.py"'
 
+It imports plyground, so it runs on the Python plyground is installed in: in a
+checkout set up by `make play`, that is `.venv/bin/python` (a bare `python` is
+whichever the PATH finds first, the venv's only while it is active).
 plyground's core does the rules here (moves, notation, the end of the game) and
 `game.evaluate` judges positions; an engine in another language would do its own.
 Every line it writes ends with a flush: plyground waits for whole lines.
@@ -14,7 +17,11 @@ import sys
 import threading
 import time
 
-from plyground.core import parse_game
+try:
+    from plyground.core import parse_game
+except ImportError:  # said in the engine's log, which the forfeit names
+    sys.exit(f"reference_engine.py: {sys.executable} has no plyground: start me with "
+             "the Python plyground is installed in (.venv/bin/python in a checkout)")
 
 NAME = "Reference"
 WIN = 1_000_000  # a won position is worth this, less the plies it took
