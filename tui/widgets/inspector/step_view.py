@@ -3,10 +3,13 @@
 Shows the position at the current node on a small board, and beside it what the
 search is doing there: for alpha-beta the node, its window, its ancestors' windows, the
 children finished so far and every cut-off; for MCTS the iteration's phase, path,
-playout and backup, and the root's statistics at that moment.
+playout and backup, and the root's statistics at that moment. An inspector too narrow
+for the board beside the text (an 80-column terminal) shows the position as a text
+board above it instead: the position searched is always in sight.
 """
 from __future__ import annotations
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +21,7 @@ from plyground.core.search.events import NodeEntered
 from plyground.core.search.replay import PHASES, MctsFrame, MctsReplay, Replay, TreeFrame
 from plyground.core.values import INFINITY, describe_bounded, describe_value, is_decisive
 
+from ...text_board import render_board
 from ..boards import board_for
 from .live_tree import plural
 
@@ -41,7 +45,8 @@ class StepView(Horizontal, can_focus=True):
     StepView { height: 1fr; background: $surface; }
     StepView:focus { background: $surface-lighten-1; }
     StepView .step-board { margin: 1 1 0 0; }
-    StepView #step-text { padding: 0 1; }
+    StepView #step-text, StepView #step-position { padding: 0 1; }
+    StepView #step-position { margin-bottom: 1; }
     StepView > VerticalScroll { width: 1fr; }
     """
     BINDINGS = [
@@ -51,6 +56,8 @@ class StepView(Horizontal, can_focus=True):
         Binding("[", "iteration(-1)", "Previous iteration"),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
+        Binding("up", "scroll_text(-1)", "Scroll up", show=False),
+        Binding("down", "scroll_text(1)", "Scroll down", show=False),
         Binding("escape", "leave", "Leave step mode"),
     ]
 
@@ -69,6 +76,7 @@ class StepView(Horizontal, can_focus=True):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
+            yield Static(id="step-position")
             yield Static(id="step-text")
 
     def load(self, replay: Replay, game, root_state, title: Text, truncated: bool) -> None:
@@ -102,6 +110,7 @@ class StepView(Horizontal, can_focus=True):
             if self.board.display:  # measured while shown: a hidden board has no size
                 self.board_width = self.board.outer_size.width
             self.board.display = self.size.width >= self.board_width + self.TEXT_WIDTH
+            self.query_one("#step-position").display = not self.board.display
 
     # --- keys --------------------------------------------------------------------
 
@@ -117,6 +126,11 @@ class StepView(Horizontal, can_focus=True):
     def action_jump(self, index: int) -> None:
         if self.replay is not None:
             self.go(index if index >= 0 else len(self.replay) - 1)
+
+    def action_scroll_text(self, direction: int) -> None:
+        """The text can be longer than a small terminal: ↑/↓ scroll it (←/→ step)."""
+        scroll = self.query_one(VerticalScroll)
+        scroll.scroll_to(y=scroll.scroll_y + direction, animate=False)
 
     def action_leave(self) -> None:
         self.post_message(self.Left())
@@ -139,8 +153,17 @@ class StepView(Horizontal, can_focus=True):
             path, text = self.mcts_text(frame)
         else:
             path, text = self.tree_text(frame)
-        self.board.show(self.state_at(path))
+        state = self.state_at(path)
+        self.board.show(state)
+        self.query_one("#step-position", Static).update(self.position_text(path, state))
         self.query_one("#step-text", Static).update(text)
+
+    def position_text(self, path: tuple, state) -> Group:
+        """The node's position as a text board, how deep it is and who moves (a
+        playout's path is too long to write out here: the text below has it)."""
+        where = f"{plural(len(path), 'ply', 'plies')} below the root" if path else "the root"
+        side = self.game.side_labels[state.to_move]
+        return Group(render_board(state), Text(f"{where} · {side} to move", style="bold"))
 
     def header(self, frame) -> Text:
         text = self.title.copy()
