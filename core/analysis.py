@@ -39,6 +39,27 @@ def can_analyse(game) -> bool:
     return game.entry.analysis is not None
 
 
+QUICK_NODES = 2_000_000  # the solver's budget for `quick_score` (about half a second)
+BOOK, SOLVER = "opening book", "solver"  # where a quick score comes from
+
+
+def quick_score(state) -> tuple[int, str] | None:
+    """The exact solver score of a running position if it is cheap to know, with where
+    it comes from: the opening book holds it, or the solver proves it within
+    `QUICK_NODES` nodes (positions late in a game); else None. `plyground analyze`
+    leads with it when its agent's own value is only a heuristic."""
+    from . import perfect
+
+    book = default_book()
+    score = None if book is None else book.score(state)
+    if score is not None:
+        return score, BOOK
+    perfect.warm_up()
+    with perfect._lock:
+        score = perfect.shared_solver().solve(state, nodes=QUICK_NODES)
+    return None if score is None else (score, SOLVER)
+
+
 _backends: dict[str, object] = {}  # the estimates' Alpha-Beta backend by game, kept
 _estimating = threading.Lock()  # (its table serves one search at a time)
 
