@@ -27,17 +27,15 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 import typer
-from rich.box import SIMPLE
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn)
-from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
 from plyground.core import (Agent, Game, PlygroundError, State, game_entries, parse_agent,
                             parse_game)
-from plyground.core.agents import AgentFault
+from plyground.core.agents import AgentFault, check_plays
 from plyground.core.fast import warm_up
 from plyground.core.game import GameEntry, Move, Outcome
 from plyground.core.history import History, moves_of_line, played_record
@@ -61,6 +59,8 @@ from .cli_serve import serve_command
 from .cli_solve import solve_command
 from .cli_train import train_command
 from .exit_codes import INTERRUPTED, USAGE_ERROR
+from .tables import Spec, cli_table, number_column, text_column
+from .verdict import KIND_WORDS, exact_result, value_kind, value_phrase, verdict
 from .text_board import render_board
 
 HUMAN = "human"
@@ -191,10 +191,11 @@ def setup(
 # --- play ----------------------------------------------------------------------------
 
 
-def side_spec(spec: str) -> str:
+def side_spec(game: Game, spec: str) -> str:
     """`human`, or the agent spec in its canonical form (checked here, before the app
-    starts, so that a typo is an error line rather than a broken screen)."""
-    return HUMAN if is_human(spec) else parse_agent(spec).spec
+    starts, so that a typo or an agent that cannot play `game` is an error line rather
+    than a broken screen)."""
+    return HUMAN if is_human(spec) else game_agent(game, spec).spec
 
 
 GameSeed = Annotated[Optional[int], typer.Option(
@@ -238,7 +239,7 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
         position = game.format_position(game.parse_position(position))
     sides = None
     if first is not None or second is not None:
-        sides = (side_spec(first or HUMAN), side_spec(second or HUMAN))
+        sides = (side_spec(game, first or HUMAN), side_spec(game, second or HUMAN))
     launch(game.id, sides, position, game.options(), seed)
 
 
@@ -312,8 +313,7 @@ def demo_agent(game: Game, side: int, spec: str, seed: int | None) -> Agent:
     if is_human(spec):
         raise PlygroundError(f"{game.side_labels[side]} is human, but a demo plays agents "
                              "only (use `plyground play` to play)")
-    agent = parse_agent(spec)
-    return seeded(agent, seed, side)
+    return seeded(game_agent(game, spec), seed, side)
 
 
 def move_line(game: Game, state: State, agent: Agent, done: SearchDone) -> Text:
@@ -351,7 +351,7 @@ def demo(
     """
     game = parse_game(game_spec)
     agents = [demo_agent(game, side, spec, seed) for side, spec in enumerate((first, second))]
-    players = (side_spec(first), side_spec(second))  # the record's, as the app writes them
+    players = (side_spec(game, first), side_spec(game, second))  # as the app writes them
     start = state = starting_state(game, position)
     recording = history_for(not no_record)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
@@ -408,11 +408,10 @@ Jobs = Annotated[Optional[int], typer.Option(
 
 
 def game_agent(game: Game, spec: str) -> Agent:
-    """The agent `spec` names, checked to play `game` before any worker starts."""
+    """The agent `spec` names, checked to play `game` (`check_plays`) before a game
+    starts, a worker runs or the app opens."""
     agent = parse_agent(spec)
-    if not agent.plays(game):
-        raise PlygroundError(f"{agent.title} cannot play {game.title}: "
-                             f"{agent.description}")
+    check_plays(agent, game)
     return agent
 
 
@@ -506,16 +505,15 @@ def percent(score: float | None) -> str:
 def print_match(game: Game, report: dict) -> None:
     console = Console(highlight=False)
     console.print(Text(f"{game.title} ({game.spec}), {len(report['results'])} games"))
-    table = Table(box=SIMPLE)
-    table.add_column("agent", no_wrap=True,  # a spec is not to be cut short
-                     min_width=max(len(total["agent"]) for total in report["totals"]))
-    for header in ("wins", "draws", "losses", "score", "wins as 1st", "wins as 2nd"):
-        table.add_column(header, justify="right")
+    table = cli_table()
+    text_column(table, "agent")
+    for header in ("wins", "draws", "losses", "score", "wins\nas 1st", "wins\nas 2nd"):
+        number_column(table, header)
     for total in report["totals"]:
-        table.add_row(total["agent"], str(total["wins"]), str(total["draws"]),
+        table.add_row(Spec(total["agent"]), str(total["wins"]), str(total["draws"]),
                       str(total["losses"]), percent(total["score"]),
                       str(total["wins_first"]), str(total["wins_second"]))
-    console.print(table)
+    console.print(table, "")
     print_forfeits(report)
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
@@ -610,35 +608,35 @@ def tournament_report(game: Game, specs: list[str], games: int, seed: int, comma
 
 def print_tournament(game: Game, report: dict) -> None:
     console = Console(highlight=False)
-    if not console.is_terminal:  # a file or a pipe: room for the whole cross table
-        console.width = max(console.width, 160)
     played = sum(len(pair["results"]) for pair in report["pairs"])
     console.print(Text(f"{game.title} ({game.spec}), {len(report['agents'])} agents, "
                        f"{played} game{'' if played == 1 else 's'}"))
     order = [standing["agent"] for standing in report["ratings"]]  # best first
     specs = report["agents"]
-    width = max(map(len, specs))
-    console.print(Text("wins-draws-losses of each row's agent against each column's"))
-    table = Table(box=SIMPLE)
-    table.add_column("agent", no_wrap=True, min_width=width)
-    for agent in order:  # a spec's settings under its kind, to keep the columns narrow
-        table.add_column(specs[agent].replace(":", ":\n"), justify="right")
-    for row in order:
+    console.print(Text("wins-draws-losses of each row's agent against each column's "
+                       "(columns by rank)"))
+    table = cli_table()
+    number_column(table, "rank")
+    text_column(table, "agent")
+    for rank in range(1, len(order) + 1):
+        number_column(table, str(rank))
+    for rank, row in enumerate(order, 1):
         cells = [report["cross_table"][row][column] for column in order]
-        table.add_row(specs[row], *("" if cell is None else
-                                    f"{cell['wins']}-{cell['draws']}-{cell['losses']}"
-                                    for cell in cells))
-    console.print(table)
-    ratings = Table(box=SIMPLE)
-    ratings.add_column("rank", justify="right")
-    ratings.add_column("agent", no_wrap=True, min_width=width)
+        table.add_row(str(rank), Spec(specs[row]), *(
+            "" if cell is None else f"{cell['wins']}-{cell['draws']}-{cell['losses']}"
+            for cell in cells))
+    console.print(table, "")
+    ratings = cli_table()
+    number_column(ratings, "rank")
+    text_column(ratings, "agent")
     for header in ("Elo", "±", "games", "points", "score"):
-        ratings.add_column(header, justify="right")
+        number_column(ratings, header)
     for standing in report["ratings"]:
-        ratings.add_row(str(standing["rank"]), standing["spec"], f"{standing['elo']:.0f}",
+        ratings.add_row(str(standing["rank"]), Spec(standing["spec"]),
+                        f"{standing['elo']:.0f}",
                         f"{standing['error']:.0f}", str(standing["games"]),
                         f"{standing['points']:g}", percent(standing["score"]))
-    console.print(ratings)
+    console.print(ratings, "")
     print_forfeits(report)
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
@@ -704,10 +702,13 @@ def tournament(
 # --- analyze -------------------------------------------------------------------------
 
 
-def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) -> dict:
+def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone,
+                    exact: dict | None = None) -> dict:
     """Everything `analyze` says, as plain data: `--json` prints it, the text view
     renders it. Values are for the side to move; moves are in the game's notation and
-    in the order the rules list them."""
+    in the order the rules list them. `value_kind` says what the decision's value is
+    (exact, heuristic or mean result); `exact`, what is known exactly of the position
+    (tui/verdict.py), and `verdict` says it in a sentence."""
 
     def valued(value: float | None, bound: str = "exact") -> dict:
         text = None if value is None else \
@@ -738,6 +739,9 @@ def analysis_report(game: Game, state: State, agent: Agent, done: SearchDone) ->
         "elapsed": done.elapsed,
         "note": done.note,
         "moves": moves,
+        "value_kind": value_kind(game, state, done),
+        "exact": exact,
+        "verdict": verdict(game, state, exact) if exact else None,
     }
 
 
@@ -746,23 +750,25 @@ def print_analysis(game: Game, state: State, agent: Agent, report: dict) -> None
     console.print(render_board(state))
     console.print(Text(f"{game.title}, position {report['position'] or '(start)'}: "
                        f"{report['to_move']} to move"))
+    if report["verdict"]:
+        console.print(Text(report["verdict"], style="bold"))
     search = [f"{report['work']:,} {report['work_unit']} in {report['elapsed']:.2f} s"]
     if report["depth"] is not None:
         search.insert(0, f"depth {report['depth']}")
     if report["note"]:
         search.append(report["note"])
     console.print(Text(f"{agent.label}: " + ", ".join(search)))
-    value = f", value {report['description']}" if report["value"] is not None else ""
-    proof = f" ({report['proof']})" if report["proof"] else ""
-    console.print(Text(f"best move {report['best_move']}{value}{proof}"))
+    value = f", {value_phrase(report)}" if report["value"] is not None else ""
+    console.print(Text(f"best move {report['best_move']}{value}"))
     console.print(Text("principal variation: " + " ".join(report["pv"])))
     if report["moves"]:
         depth = f" at depth {report['depth']}" if report["depth"] is not None else ""
-        console.print(Text(f"each move's value{depth}:"))
-        table = Table("move", "value", box=SIMPLE)
+        kind = KIND_WORDS.get(report["value_kind"], "value")
+        console.print(Text(f"each move's {kind}{depth}:"))
+        table = cli_table("move", kind)
         show_visits = any("visits" in entry for entry in report["moves"])
         if show_visits:
-            table.add_column("visits", justify="right")
+            number_column(table, "visits")
         for entry in report["moves"]:
             cells = [entry["move"], entry["description"] or "-"]
             if show_visits:
@@ -796,19 +802,20 @@ def analyze(
 
     The agent decides as it would in a game (the same move, value and depth
     the app's inspector shows); a move alpha-beta proved worse without its
-    exact value shows a bound (≤). In Connect 4 the solver gives exact values
-    when it finishes in time; the line under the board says whether the
-    values are exact or estimates.
+    exact value shows a bound (≤). The line under the board gives the exact
+    result when it is known or cheap (the solver, a search's proof, Connect
+    4's opening book or a short solve); a value that is not exact is named a
+    heuristic score or a mean result: neither is a win probability nor a proof.
     """
     game = parse_game(game_spec)
     state = starting_state(game, position)
     if agent_spec is None:
         agent_spec = game.entry.analysis_agent
-    agent = seeded(parse_agent(agent_spec), seed, state.to_move)
+    agent = seeded(game_agent(game, agent_spec), seed, state.to_move)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     agent.prepare()
     done = agent.decide(state, exact_root=every_move_exact)
-    report = analysis_report(game, state, agent, done)
+    report = analysis_report(game, state, agent, done, exact_result(game, state, done))
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -101,7 +101,8 @@ def test_the_text_shows_the_tables_and_how_to_reproduce(report):
     assert lines[-1] == ("reproduce: plyground tournament quarto --agents random greedy "
                          "--games 2 --seed 1")
     rows = [line.split() for line in lines if line.split()[:1] in (["1"], ["2"])]
-    assert sorted(row[1] for row in rows) == ["greedy", "random"]  # rank, agent, ...
+    # rank, agent, ...: in the cross table, then in the ratings
+    assert sorted(row[1] for row in rows) == ["greedy", "greedy", "random", "random"]
 
 
 @pytest.mark.parametrize("args, message", [
