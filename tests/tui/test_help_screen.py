@@ -31,3 +31,16 @@ async def test_help_gives_the_games_rules_its_keys_and_the_symbols(game, key, ru
             assert "BOOM" in text["keys"]  # the board's own key is listed
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.game_screen)
+
+
+async def test_keys_are_named_as_typed_not_by_their_textual_names():
+    app = make_app("connect4", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        keys = str(app.screen.query_one("#help-keys").content)
+        for line in ("[  Back", "]  Forward", "{  At a branch", "}  At a branch",
+                     "?  Help", "esc  Setup"):
+            assert line in keys
+        assert "bracket" not in keys and "question_mark" not in keys
+        assert "↑/↓ there or { }" in keys  # the move list's own keys

@@ -7,7 +7,7 @@ from textual.widgets import Input, RadioButton, Select
 
 from plyground.core import get_game
 from plyground.tui.cli import starting_state
-from plyground.tui.screens.setup import SetupScreen, read_start
+from plyground.tui.screens.setup import SetupScreen, example_position, read_start
 
 from .helpers import make_app, wait_until
 
@@ -62,7 +62,7 @@ async def test_a_valid_position_is_confirmed_and_an_invalid_one_names_its_fault(
         assert isinstance(screen, SetupScreen)
         assert check_text(screen) == "✓ the usual start: X to move"
         box = screen.query_one("#position", Input)
-        assert "4453" in box.placeholder  # the game's example
+        assert f"e.g. {example_position(get_game('connect4'))}" in box.placeholder
         assert "columns played" in str(screen.query_one("#position-help").content)
         await type_position(pilot, screen, "4453")
         assert check_text(screen) == "✓ X to move at ply 4"

@@ -41,7 +41,7 @@ from ..widgets.inspector.step_view import StepView
 from ..widgets.move_list import MoveList
 from ..widgets.review_panel import ReviewPanel
 from .game_review import GameReview
-from .help import HelpScreen, keys_text
+from .help import game_help, keys_text
 from .opponent import OpponentScreen
 from .result import ResultScreen
 from .save import SaveScreen
@@ -139,12 +139,16 @@ class GameScreen(GameReview, Screen):
         Binding("w", "save", "Save"),
         Binding("d", "quick_replay", "Quicker replay"),
         Binding("escape", "setup", "Setup"),
-        # t, r, [, ], l and g stay out of the footer, which is full (the help screen
+        # t, r, [, ], {, }, l and g stay out of the footer, which is full (the help screen
         # lists them, and the status line names r when a search failed)
         Binding("t", "toggle_trace", "Trace", show=False),
         Binding("r", "retry", "Retry", show=False),
         Binding("left_square_bracket", "walk(-1)", "Back", show=False),
         Binding("right_square_bracket", "walk(1)", "Forward", show=False),
+        Binding("left_curly_bracket", "choose(-1)", "At a branch: the move above",
+                show=False),
+        Binding("right_curly_bracket", "choose(1)", "At a branch: the move below",
+                show=False),
         Binding("l", "live", "Live game", show=False),
         Binding("g", "games", "Games", show=False),
     ]
@@ -751,14 +755,20 @@ class GameScreen(GameReview, Screen):
         self.view(node)
 
     def action_walk(self, step: int) -> None:
+        """Back, or forward along the line walked (or the move chosen at a branch)."""
         node = self.viewing or self.live
-        target = node.parent if step < 0 else (node.children[0] if node.children
-                                               else None)
+        target = node.parent if step < 0 else self.query_one(MoveList).next_node(node)
         if target is None:
             self.refuse("That is the start of the game." if step < 0 else
                         "No move after this one: l goes back to the live game.")
             return
         self.view(target)
+
+    def action_choose(self, step: int) -> None:
+        """At a branch of the position shown, the move `]` plays: one above or below."""
+        if not self.query_one(MoveList).choose(step):
+            self.refuse("Only one move follows this position: { } choose where "
+                        "several do (a branch, shown in the move list).")
 
     def action_live(self) -> None:
         if self.viewing is None:
@@ -923,7 +933,7 @@ class GameScreen(GameReview, Screen):
 
     def action_help(self) -> None:
         """The game's rules, the keys that act now and the inspector's symbols."""
-        self.app.push_screen(HelpScreen(self.match.game, keys_text(self)))
+        self.app.push_screen(game_help(self.match.game, keys_text(self)))
 
     def action_another_opponent(self) -> None:
         """After a forfeit: pick who plays the side that forfeited, and go on."""

@@ -1,7 +1,10 @@
-"""The help screen (`?` or F1 in a game): the game's rules in a few lines (as it
+"""The help screens (`?` or F1). In a game: the game's rules in a few lines (as it
 declared them when it registered), the keys that act now, and what the inspector's
-symbols mean."""
+symbols mean. On the setup screen: what each field does, how a start position is
+written for the game and board chosen, the keys, and the game's rules."""
 from __future__ import annotations
+
+from typing import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,27 +29,52 @@ INSPECTOR_SYMBOLS = (
     "~ a label from a search's estimate, not a proof; the graph: each ply's value for "
     "the first side (up: it is ahead), a click views that ply.")
 
+MOVE_LIST_KEYS = (
+    "In the move list (Tab to it, or click a move): ← back, → forward, Home the start, "
+    "End the live game. Forward follows the line you last walked; where several moves "
+    "follow (a branch, the list's title says 'next … 1 of 2'), ↑/↓ there or { } "
+    "anywhere choose which one → and ] play, shown on the accent colour.")
+
+SETUP_FIELDS = (
+    "Game: the game, and its board where it has several. Start position: empty for the "
+    "usual start, or a position to start from (below). You play: which sides you play "
+    "with keys or mouse. Players: who plays each side, and the main setting of an "
+    "agent (its time, iterations, depth…); \"Other agent…\" takes any agent spec, such "
+    "as bots/mybot.py:MyBot. Seed: the same seed plays the same game again.")
+
+
+def key_line(key: str, what: str) -> str:
+    return f"{key:>10}  {what}"
+
+
+FIELD_KEYS = "\n".join(key_line(key, what) for key, what in (
+    ("tab", "the next field"), ("shift+tab", "the previous field"),
+    ("↑↓ enter", "choose in a menu"), ("enter", "start the game (in a text box)")))
+
 
 TEXTUAL_ACTIONS = {binding.action for binding in Screen.BINDINGS}  # focus, copy
 
 
 def keys_text(screen) -> str:
     """The keys the screen and its widgets (the board) answer now, one `key  what` a
-    line (not the app's own: focus, copy, the palette)."""
+    line (not the app's own: focus, copy, the palette), each named as the footer names
+    it (`[`, `.`, `?`, `^s`), not by its Textual name."""
     lines, seen = [], set()
-    for key, active in screen.active_bindings.items():
+    for active in screen.active_bindings.values():
         binding = active.binding
         if not binding.description or binding.description in seen or \
                 not active.enabled or active.node is screen.app or \
                 binding.action in TEXTUAL_ACTIONS:
             continue
         seen.add(binding.description)
-        shown = binding.key_display or {"question_mark": "?"}.get(key, key)
-        lines.append(f"{shown:>10}  {binding.description}")
+        lines.append(key_line(screen.app.get_key_display(binding), binding.description))
     return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
+    """A title over headed sections: (name, heading, text), each text a Static whose id
+    is help-NAME."""
+
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
@@ -57,22 +85,43 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,question_mark,f1,q", "dismiss", "Close")]
 
-    def __init__(self, game, keys: str) -> None:
+    def __init__(self, title: str, sections: Sequence[tuple[str, str, str]]) -> None:
         super().__init__()
-        self.game, self.keys = game, keys
+        self.title_text, self.sections = title, sections
 
     def compose(self) -> ComposeResult:
-        rules = self.game.entry.rules or "This game gave no summary of its rules."
         with VerticalScroll():
-            yield Static(Text(f"{self.game.title}: rules, keys and symbols",
-                              style="bold"), id="help-title")
-            yield Static("Rules", classes="help-heading")
-            yield Static(Text(rules), id="help-rules")
-            yield Static("Keys", classes="help-heading")
-            yield Static(Text(self.keys), id="help-keys")
-            yield Static("The inspector", classes="help-heading")
-            yield Static(Text(INSPECTOR_SYMBOLS), id="help-symbols")
+            yield Static(Text(self.title_text, style="bold"), id="help-title")
+            for name, heading, text in self.sections:
+                yield Static(heading, classes="help-heading")
+                yield Static(Text(text), id=f"help-{name}")
             yield Static(Text("Esc, ? or F1 closes this.", style="dim"))
 
     def action_dismiss(self) -> None:
         self.dismiss(None)
+
+
+def rules_of(game) -> str:
+    return game.entry.rules or "This game gave no summary of its rules."
+
+
+def game_help(game, keys: str) -> HelpScreen:
+    """In a game: its rules, the keys that act now (`keys_text`) and the inspector's
+    symbols."""
+    return HelpScreen(f"{game.title}: rules, keys and symbols", [
+        ("rules", "Rules", rules_of(game)),
+        ("keys", "Keys", f"{keys}\n\n{MOVE_LIST_KEYS}"),
+        ("symbols", "The inspector", INSPECTOR_SYMBOLS)])
+
+
+def setup_help(game, keys: str, notation: str) -> HelpScreen:
+    """On the setup screen: its fields, how a position of `game` (as chosen, with its
+    board) is written (`notation`, with an example of that board), its keys and the
+    game's rules."""
+    return HelpScreen(f"Setting up a game of {game.title}", [
+        ("fields", "This screen", SETUP_FIELDS),
+        ("position", "A start position", f"Written as {notation}. Empty: the usual "
+                                          "start. The line under the box says whether "
+                                          "it reads and whose move it is."),
+        ("keys", "Keys", f"{keys}\n{FIELD_KEYS}"),
+        ("rules", f"{game.title}: rules", rules_of(game))])

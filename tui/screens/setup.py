@@ -12,13 +12,14 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
 from plyground.core import Game, PlygroundError, State, game_entries, get_game
-from plyground.core.agents import DEFAULT_OPPONENT, agent_kinds
+from plyground.core.agents import DEFAULT_OPPONENT, agent_kinds, check_plays
 from plyground.core.ga_profile import SkippedProfile, saved_profiles
 from plyground.core.game import game_entry
 from plyground.core.match import HUMAN, parse_side
 from plyground.core.positions import start_state
 
 from ..widgets.boards import has_board
+from .help import keys_text, setup_help
 
 OTHER = "other"  # the menu entry whose box takes any agent spec: a plugin, an engine
 
@@ -105,11 +106,30 @@ def row_from_spec(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
         else str(value), extra
 
 
-def notation_example(notation: str) -> str:
-    """The example a game's notation help ends with (`..., e.g. '0.../..5./..../.... a'`
-    gives `0.../..5./..../.... a`), or "" without one."""
-    _, found, example = notation.rpartition("e.g. ")
-    return example.strip().strip("'\"") if found else ""
+EXAMPLE_PLIES = 4  # how far into a game the position box's example is
+
+
+def example_position(game: Game) -> str:
+    """A position of `game` as it was made (its board size: a 3×3 example does not
+    read on a 5×5 board), in its notation: a few moves from its start, chosen by a
+    fixed rule and written by the game itself, short of any move that ends it."""
+    state = game.start()
+    for ply in range(EXAMPLE_PLIES):
+        moves = list(state.moves())
+        after = state.play(moves[(ply * 5 + len(moves) // 2) % len(moves)])
+        if after.outcome() is not None:
+            break
+        state = after
+    return game.format_position(state)
+
+
+def notation_help(game: Game) -> str:
+    """How a position of `game` is written, as it registered it, with an example of
+    this game and board in place of the registration's own (written for one board)."""
+    notation = game.entry.notation
+    head, found, _ = notation.rpartition("e.g. ")
+    return f"{(head if found else notation).rstrip(' ,(') or 'the game’s own'}, " \
+        f"e.g. '{example_position(game)}'"
 
 
 def read_start(game: Game, text: str) -> tuple[State, str]:
@@ -134,9 +154,11 @@ class SideRow(Horizontal):
     DEFAULT_CSS = """
     SideRow { height: auto; margin-bottom: 1; }
     SideRow > Label { width: 18; padding: 1 1 0 0; }
-    SideRow > Select { width: 22; }
+    SideRow > Select { width: 28; }
     SideRow > Input { width: 14; }
     SideRow > .setting-help { width: 1fr; padding: 1 0 0 1; color: $text-muted; }
+    SideRow.-other > Input { width: 1fr; }
+    SideRow.-other > .setting-help { display: none; }
     """
 
     def __init__(self, side: int, kind: str, value: str, extra) -> None:
@@ -190,13 +212,16 @@ class SideRow(Horizontal):
         self.described = kind
         setting = main_setting(kind)
         help_text = self.query_one(f"#help-{self.side}", Static)
+        # Other's box takes the help's room, as a spec is long (a file, a class and
+        # settings); its placeholder names the forms it takes
+        self.set_class(kind == OTHER, "-other")
         if kind == OTHER:
             box.disabled = False
             if not keep_value:
                 box.value = self.typed.get(OTHER, "")
-            box.placeholder = "bot.py:Class"
-            help_text.update("any agent spec: a Python class as path/to/bot.py:Class or "
-                             "package.module:Class, or engine:cmd=\"./mybot\"")
+            box.placeholder = ("any agent: path/to/bot.py:Class, package.module:Class "
+                               "or engine:cmd=\"./mybot\"")
+            help_text.update("")
             return
         box.disabled = setting is None
         if setting is None:
@@ -218,7 +243,7 @@ class SideRow(Horizontal):
 class SetupScreen(Screen):
     DEFAULT_CSS = """
     SetupScreen { align: center top; }
-    SetupScreen #setup { width: 96; max-width: 100%; height: auto; padding: 1 2; }
+    SetupScreen #setup { width: 108; max-width: 100%; height: auto; padding: 1 2; }
     SetupScreen #title { text-style: bold; color: $accent; margin-bottom: 1; }
     SetupScreen .heading { text-style: bold; margin-top: 1; }
     SetupScreen #game-row { height: auto; }
@@ -241,6 +266,7 @@ class SetupScreen(Screen):
         Binding("ctrl+s", "start", "Start game"),
         Binding("ctrl+g", "games", "Games played"),
         Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "help", "Help"),
     ]
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
@@ -337,13 +363,17 @@ class SetupScreen(Screen):
                 self.positions[self.position_game] = box.value
             box.value = self.positions.get(self.game_id, "")
             self.position_game = self.game_id
-        notation = game_entry(self.game_id).notation
-        example = notation_example(notation)
-        box.placeholder = "empty: the usual start" + (f" (or e.g. {example})"
-                                                      if example else "")
-        self.query_one("#position-help", Static).update(Text(
-            f"notation: {notation or 'the game’s own'}"))
+        self.show_notation()
         self.check_position()
+
+    def show_notation(self) -> None:
+        """The box's placeholder and the help under it: an example position of the
+        game and board chosen."""
+        game = get_game(self.game_id, **self.chosen_options())
+        self.query_one("#position", Input).placeholder = \
+            f"empty: the usual start (or e.g. {example_position(game)})"
+        self.query_one("#position-help", Static).update(Text(
+            f"notation: {notation_help(game)}"))
 
     def check_position(self) -> tuple[State | None, str | None]:
         """Read the position box for the chosen game and board, and say under it what
@@ -413,6 +443,7 @@ class SetupScreen(Screen):
             return
         if event.select.id == "variant":
             self.options = self.chosen_options()
+            self.show_notation()
             self.check_position()
             return
         row = next(row for row in self.rows() if event.select in row.children)
@@ -443,6 +474,12 @@ class SetupScreen(Screen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
 
+    def action_help(self) -> None:
+        """What the fields do, how a position of the game and board chosen is written,
+        the keys and the game's rules."""
+        game = get_game(self.game_id, **self.chosen_options())
+        self.app.push_screen(setup_help(game, keys_text(self), notation_help(game)))
+
     def action_games(self) -> None:
         """The games of the history; the one chosen opens on the board."""
         self.app.choose_from_history()
@@ -467,7 +504,9 @@ class SetupScreen(Screen):
         for label, spec in zip(game.side_labels, sides):
             try:
                 self.app.check_choice(spec)
-                parse_side(spec)
+                agent = parse_side(spec)
+                if agent is not None:
+                    check_plays(agent, game)
             except PlygroundError as problem:
                 error.update(Text(f"{label}: {problem}"))
                 return
