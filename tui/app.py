@@ -29,6 +29,7 @@ from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
 from .screens.game_review import ReviewUpdate
 from .screens.setup import SetupScreen
 from .screens.trust import TrustScreen
+from .terminal import is_terminal, require_terminal
 from .themes import board_variable_defaults, load_themes
 
 DEFAULT_THEME = "plyground-dark"
@@ -87,6 +88,13 @@ class PlygroundApp(App):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return board_variable_defaults()
 
+    def run(self, *args, **kwargs):
+        """Run in the terminal, refused at once when there is none (tui/terminal.py);
+        headless (snapshot tests), it draws nowhere and needs none."""
+        if not kwargs.get("headless"):
+            require_terminal()
+        return super().run(*args, **kwargs)
+
     def on_mount(self) -> None:
         if not self.is_headless and self.runs_in_a_terminal():
             self.set_interval(1.0, self.exit_if_the_terminal_is_gone)
@@ -142,10 +150,7 @@ class PlygroundApp(App):
     def runs_in_a_terminal() -> bool:
         """Whether the app draws on a terminal (served to a browser, its input is a
         pipe, and it has no terminal to lose)."""
-        try:
-            return sys.__stdin__ is not None and os.isatty(sys.__stdin__.fileno())
-        except (OSError, ValueError):
-            return False
+        return is_terminal(sys.__stdin__)
 
     def exit_if_the_terminal_is_gone(self) -> None:
         """A closed terminal does not always send its hangup signal (not through

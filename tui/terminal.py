@@ -3,7 +3,8 @@ on stderr; started without one (from a script, stdin from /dev/null or a pipe) i
 wait, busy, for keys that never come. So it says so at once instead, and names the
 commands that need no terminal. A driver named in TEXTUAL_DRIVER (textual-serve's web
 driver, which `plyground serve` runs the app with, over pipes) brings its own input and
-output, and tests run the app headless (`run_test`), never through `App.run`."""
+output, and an app run headless (Pilot's `run_test`, the snapshot tests'
+`run(headless=True)`) draws nowhere and needs none."""
 from __future__ import annotations
 
 import os
