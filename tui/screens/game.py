@@ -93,6 +93,8 @@ class SearchRecord:
     decision: "SearchRecord | None" = None
     expected: tuple | None = None  # (move, value, work) of the search replayed
     expected_of: str = ""  # whose figures those are, as the check names them
+    played: object = None  # a recorded game's move that the trace must choose again
+    note: str = ""  # what the trace is not, and what it shows instead
     target: int = 0
     progress: int = 0
     started: float = 0.0
@@ -407,14 +409,15 @@ class GameScreen(GameReview, Screen):
         self.inspector.set_summary(f"{self.side_label(side)}: {PREPARING}")
         self.refresh_thinking()
 
-    def start_trace(self, state, side: int, agent, budget: Budget | None, title: str,
+    def start_trace(self, state, agent, budget: Budget | None, title: str,
                     decision: "SearchRecord | None" = None, expected=None,
                     expected_of: str = "", trace_depth: int | None = None,
-                    target: int = 0) -> None:
+                    target: int = 0, played=None, note: str = "") -> None:
         """Record `agent`'s search of `state` step by step (the decision's view stays
         as it is; the summary shows the recording's progress). Every iteration is kept
         if they all fit the trace's cap (two events a node), else only the one of
-        `trace_depth`: memory stays bounded."""
+        `trace_depth`: memory stays bounded. The agent searches for the side to move
+        in `state`, which every line of step mode names."""
         game = self.match.game
         if 2 * target <= DEFAULT_TRACE_CAP:
             trace_depth = None
@@ -423,10 +426,10 @@ class GameScreen(GameReview, Screen):
                                 game.options(), trace=True, budget=budget,
                                 trace_depth=trace_depth, target=target)
         search_id = self.app.engine.submit(request)
-        self.search = SearchRecord("trace", state, side, agent, search_id, title=title,
-                                   decision=decision, expected=expected,
+        self.search = SearchRecord("trace", state, state.to_move, agent, search_id,
+                                   title=title, decision=decision, expected=expected,
                                    expected_of=expected_of, target=target,
-                                   started=time.monotonic())
+                                   started=time.monotonic(), played=played, note=note)
         self.thinking_since = None
         self.show_replay_progress()
         self.refresh_thinking()
@@ -968,9 +971,11 @@ class GameScreen(GameReview, Screen):
                   if self.trace_mode else "Trace off: searches run at full speed.")
 
     def action_step_through(self) -> None:
-        """Step through the search that decided the last move: its own trace if it
-        recorded one (trace mode), else the same search again, tracing, checked to
-        repeat the decision. With no decision yet, a new search of the position."""
+        """Step through the search behind the last move an agent played: its own trace
+        if it recorded one (trace mode), else the same search again, tracing, checked
+        to repeat the decision. A move decided before this screen (a record opened, a
+        game reopened) is searched again by the agent that played it. With no agent's
+        move yet, a new search of this position by the agent to move."""
         if self.search is not None:
             if self.search.purpose == "move":
                 self.refuse("Wait until the search ends (or pause) to step through it.")
@@ -980,10 +985,16 @@ class GameScreen(GameReview, Screen):
             self.tell("Recording stopped.")
             self.after_move(animate=False)
             return
-        decision = self.last
-        if decision is None:
+        played = self.last_agent_move()
+        if played is None:
             self.trace_new_search()
             return
+        index, note = played
+        decision = self.last
+        if decision is None or decision.state is not self.match.states[index]:
+            self.trace_played_move(index, note)
+            return
+        decision.note = note
         result, agent = decision.result, decision.agent
         if decision.trace:
             decision.title = "the deciding search, recorded as it ran"
@@ -991,6 +1002,7 @@ class GameScreen(GameReview, Screen):
             return
         recorded = self.recorded
         if recorded is not None and recorded.decision is decision and recorded.trace:
+            recorded.note = note
             self.open_step_view(recorded)
             return
         plan = agent.replay_plan(result)
@@ -1001,10 +1013,73 @@ class GameScreen(GameReview, Screen):
             return
         replayer, budget = plan
         depth = result.depth if replayer.shows == "tree" else None
-        self.start_trace(decision.state, decision.side, replayer, budget,
-                         "the deciding search", decision,
+        self.start_trace(decision.state, replayer, budget, "the deciding search", decision,
                          (result.best_move, result.value, result.work), "the decision",
-                         depth, result.work)
+                         depth, result.work, note=note)
+
+    def move_name(self, index: int) -> str:
+        """The game's move at `index` as step mode names it, e.g. `O's 4`."""
+        state, move = self.match.states[index], self.match.moves[index]
+        return f"{self.side_label(state.to_move)}'s {self.match.game.format_move(move)}"
+
+    def last_agent_move(self) -> tuple[int, str] | None:
+        """The index of the last move an agent played in the game, with a line saying
+        so when a human's move came after it; None if no agent has moved."""
+        match = self.match
+        last = len(match.moves) - 1
+        for index in range(last, -1, -1):
+            if match.agents[match.states[index].to_move] is not None:
+                note = "" if index == last else (
+                    f"The last move, {self.move_name(last)}, was a human's: shown "
+                    f"instead, the search behind {self.move_name(index)}.")
+                return index, note
+        return None
+
+    def unrepeatable(self, agent) -> str:
+        """Why a search `agent` made before this screen cannot be repeated for certain
+        ('' if it can): a clock stops a slower, tracing search elsewhere; code from
+        outside plyground may search differently each time; an unknown seed."""
+        if agent.external:
+            return f"by {agent.label}, code from outside plyground"
+        time_budget = agent.budget().time
+        if time_budget is not None:
+            return f"against a {time_budget:g} s clock"
+        if "seed" in agent.settings and "seed" not in agent.given \
+                and self.match.seed is None:
+            return "with a seed the record does not give"
+        return ""
+
+    def trace_played_move(self, index: int, note: str) -> None:
+        """Record the search behind a move decided before this screen (a record
+        opened, a game reopened): the agent that played it searches the position
+        before it again with its own settings and seed, and must choose it again. A
+        search that cannot be repeated for certain is labelled a new search."""
+        state, move = self.match.states[index], self.match.moves[index]
+        agent = self.match.agents[state.to_move]
+        what = self.move_name(index)
+        recorded = self.recorded
+        if recorded is not None and recorded.played == move and recorded.state is state \
+                and recorded.trace:
+            recorded.note = note
+            self.open_step_view(recorded)
+            return
+        if agent.shows == "none":
+            self.refuse(f"{agent.label} does not search: there is nothing to step through.")
+            return
+        if agent.shows not in ("tree", "visits"):
+            self.refuse(f"{what} was played by {agent.label}, from outside plyground: "
+                        "its search has no steps to show.")
+            return
+        why = self.unrepeatable(agent)
+        title = f"the search behind {what}, replayed"
+        if why:
+            title = f"a new search of the position before {what}"
+            note = "\n".join(filter(None, (note, (
+                f"{what} was chosen {why}, which no replay repeats for certain: shown "
+                "instead, a new search of that position by the same agent."))))
+        budget = agent.budget()
+        target = (budget.iterations if agent.shows == "visits" else budget.nodes) or 0
+        self.start_trace(state, agent, None, title, target=target, played=move, note=note)
 
     def quick_plan(self):
         """(budget, what it is, the figures it must reproduce, whose they are, trace
@@ -1040,37 +1115,37 @@ class GameScreen(GameReview, Screen):
             return
         budget, title, expected, expected_of, depth, target = plan
         search = self.search
-        self.start_trace(search.state, search.side, search.agent, budget, title,
-                         search.decision, expected, expected_of, depth, target)
+        self.start_trace(search.state, search.agent, budget, title, search.decision,
+                         expected, expected_of, depth, target, note=search.note)
 
     def trace_new_search(self) -> None:
-        """No decision yet: record the search the agent to move (or else the other
-        side's agent) would make now, labelled as a new search."""
+        """No agent has moved yet: record the search the agent to move would make now,
+        labelled as a new search (never another side's agent on this position)."""
         if self.match.outcome is not None:
             self.refuse("The game is over and no agent searched in it: nothing to step "
                         "through.")
             return
-        for side in (self.match.state.to_move, 1 - self.match.state.to_move):
-            agent = self.match.agents[side]
-            if agent is None:
-                continue
-            if agent.shows == "none":
-                self.refuse(f"{agent.label} does not search: there is nothing to step "
-                            "through.")
-                return
-            self.start_trace(self.match.state, side, agent, None,
-                             "a new search of this position (no move was decided yet)")
+        agent = self.match.agent_to_move()
+        if agent is None:
+            self.refuse(f"No agent has moved yet and {self.side_label()} is played by "
+                        "hand: there is no search to step through yet.")
             return
-        self.refuse("No agent plays in this game: there is no search to step through.")
+        if agent.shows == "none":
+            self.refuse(f"{agent.label} does not search: there is nothing to step through.")
+            return
+        self.start_trace(self.match.state, agent, None,
+                         "a new search of this position (no move was decided yet)")
 
     def open_step_view(self, record: SearchRecord) -> None:
         replay = replay_for(record.trace or [])
         if replay is None:
             self.refuse("That search recorded no steps.")
             return
-        side = self.side_label(record.side)
+        side = self.side_label(record.state.to_move)  # as the step view's lines name it
         title = Text(f"{side}: {record.agent.label} with {side} to move — {record.title}",
                      style="bold")
+        if record.note:
+            title.append("\n" + record.note, style="yellow")
         check = self.replay_check(record)
         if check is not None:
             title.append("\n")
@@ -1078,7 +1153,16 @@ class GameScreen(GameReview, Screen):
         self.inspector.step(replay, self.match.game, record.state, title, record.truncated)
 
     def replay_check(self, record: SearchRecord) -> Text | None:
-        """Whether a replay repeated what it replays: move, value and work."""
+        """Whether a replay repeated what it replays: move, value and work; or, for a
+        move decided before this screen, the move that was played."""
+        if record.played is not None and record.result is not None:
+            chose = self.match.game.format_move(record.result.best_move)
+            if record.result.best_move == record.played:
+                return Text(f"✓ it chose {chose}, the move played in the game",
+                            style="bold green")
+            return Text(f"✗ it chose {chose}, not the game's "
+                        f"{self.match.game.format_move(record.played)}: the steps are "
+                        "this search's own", style="bold red")
         if record.expected is None or record.result is None:
             if record.decision is not None:
                 return Text("not checked against the decision: a shorter search",

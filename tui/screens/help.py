@@ -24,7 +24,9 @@ INSPECTOR_SYMBOLS = (
     "playouts go.\n"
     "Agents from outside plyground (bots, engines): their own reports, in their own "
     "units.\n"
-    "s: step through the search that decided, event by event (←/→, [ ], Home/End).\n"
+    "s: step through the search behind the last agent's move (replayed on the "
+    "position before it, checked to repeat it), event by event (←/→, [ ], Home/End; "
+    "↑/↓ scroll).\n"
     "Review (e): after a move in the list, ?! an inaccuracy, ? a mistake, ?? a blunder; "
     "~ a label from a search's estimate, not a proof; the graph: each ply's value for "
     "the first side (up: it is ahead), a click views that ply.")
