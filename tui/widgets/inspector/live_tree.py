@@ -6,9 +6,14 @@ values (the ones the decision comes from), and a deeper iteration still running,
 cut short by the clock, is only counted on the root's line ("depth 15: 3 of 7 moves
 searched"), never shown as values. Before the first iteration completes, rows show the
 running one's values, marked as in progress.
+
+A narrow tree (an 80-column terminal) keeps each row's value and depth whole: its
+indent and the row's long words give way first, then the move's description (an
+ellipsis in its middle).
 """
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Tree
 
@@ -17,9 +22,25 @@ from plyground.core.search.events import (Bound, IterationDone, MoveValue, NodeR
 from plyground.core.values import describe_bounded as value_text
 
 
+MIN_MOVE = 3  # the fewest cells a move's description is elided to (`b…H`)
+NARROW = 60  # a tree narrower than this indents each level by 2 cells, not 4
+
+
 def plural(count: int, word: str, words: str = "") -> str:
     """`1 move`, `3 moves`, `1 ply`, `2 plies`."""
     return f"{count:,} " + (word if count == 1 else words or word + "s")
+
+
+def elide_middle(text: str, width: int) -> str:
+    """`text` in at most `width` cells, its middle given up for `…` (a move's start
+    and its end both tell it apart: `c5 takes c4(1)+b5(1)` → `c5 take…+b5(1)`)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = width // 2
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
 
 
 class LiveTree(Tree):
@@ -124,21 +145,53 @@ class LiveTree(Tree):
     # --- labels ------------------------------------------------------------------
 
     def _root_label(self) -> Text:
-        text = Text(f"{self.side} to move", style="bold")
+        """`Red to move · values at depth 9 (the decision)`, and the depth being
+        searched; in a narrow tree the same figures in fewer words."""
         quiet = self.get_component_rich_style("live-tree--quiet")
+        searched = sum(len(path) == 1 for path in self.results.get(self.running, {}))
+        moves = len(self.nodes_at_root())
+        decided, running = (), ("", "")
         if self.decided is not None:
             what = "the decision" if self.final is not None else "last complete iteration"
-            text.append(f" · values at depth {self.decided.depth} ({what})", quiet)
-        searched = sum(len(path) == 1 for path in self.results.get(self.running, {}))
-        moves = plural(len(self.nodes_at_root()), "move")
+            decided = (f" · values at depth {self.decided.depth} ({what})",
+                       f" · depth {self.decided.depth}")
         if self.final is not None:
             if self.final.stopped and self.running:
-                text.append(f" · depth {self.running} cut short ({searched} of {moves} "
-                            "searched)", quiet)
+                running = (f" · depth {self.running} cut short ({searched} of "
+                           f"{plural(moves, 'move')} searched)",
+                           f" · depth {self.running} cut short: {searched}/{moves}")
         elif self.running:
-            text.append(f" · depth {self.running}: {searched} of {moves} searched so far",
-                        quiet)
+            running = (f" · depth {self.running}: {searched} of {plural(moves, 'move')} "
+                       "searched so far", f" · depth {self.running}: {searched}/{moves} so far")
+        # the long words, the short, then the decided depth alone (the summary
+        # above tells of the depth being searched)
+        forms = [(decided[0], running[0]), (decided[1], running[1]), (decided[1], "")] \
+            if decided else [(running[0],), (running[1],)]
+        for parts in forms:
+            text = Text(f"{self.side} to move", style="bold")
+            text.append("".join(parts), quiet)
+            if self.fits(text, ()):
+                break
         return text
+
+    def room(self, path: tuple) -> int:
+        """The cells a row's label has (0: not laid out yet, so no limit): the tree's
+        width less its scroll bar, the row's guides and its expand icon."""
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        if width <= 0:
+            return 0
+        icon = 0 if len(path) > 1 else len(self.ICON_NODE)  # leaves have none
+        return max(1, width - self.guide_depth * len(path) - icon)
+
+    def fits(self, text: Text, path: tuple) -> bool:
+        room = self.room(path)
+        return not room or text.cell_len <= room
+
+    def on_resize(self) -> None:
+        self.guide_depth = 2 if self.size.width < NARROW else 4
+        if self.state is not None:
+            self._relabel()
+            self.root.set_label(self._root_label())
 
     def nodes_at_root(self) -> list:
         return [path for path in self.nodes if len(path) == 1]
@@ -154,45 +207,64 @@ class LiveTree(Tree):
 
     def _label(self, path: tuple) -> Text:
         before = self.state if len(path) == 1 else self.state.play(path[0])
+        best = len(path) == 1 and path[0] == self.best_move
+        mark, style = ("★ ", self.get_component_rich_style("live-tree--best")) if best \
+            else ("  ", "")
         move_text = self.game.describe_move(path[-1], before)
-        quiet = self.get_component_rich_style("live-tree--quiet")
+        for tail in self._tails(path):  # the long words while the whole move fits
+            if self.fits(Text(mark + move_text) + tail, path):
+                break
+        room = self.room(path)
+        if room:
+            move_text = elide_middle(move_text, max(MIN_MOVE, room - len(mark) -
+                                                    tail.cell_len))
         label = Text()
-        if len(path) == 1 and path[0] == self.best_move:
-            label.append(f"★ {move_text}", self.get_component_rich_style("live-tree--best"))
-        else:
-            label.append(f"  {move_text}")
+        label.append(mark + move_text, style)
+        return label.append_text(tail)
+
+    def _tails(self, path: tuple) -> tuple[Text, Text]:
+        """What a row says after its move, in long words and in short: its value and
+        depth, or why it has none."""
+        quiet = self.get_component_rich_style("live-tree--quiet")
         ply = self.state.ply + len(path) - 1
+
+        def tail(value: str, note: str = "", short_note: str | None = None):
+            long, short = Text(), Text()
+            if value:
+                long.append(f"   {value}")
+                short.append(f"  {value}")
+            if note:
+                long.append(f"   {note}", quiet)
+                short.append(f"  {note if short_note is None else short_note}", quiet)
+            return long, short
+
         if self.decided is not None:
             depth = self.decided.depth
             if len(path) == 1:
                 value = self._root_value(path[0])
                 if value is not None:
-                    label.append(f"   {value_text(value.value, value.bound, ply)}")
-                    label.append(f"   depth {depth}", quiet)
-                    return label
+                    return tail(value_text(value.value, value.bound, ply), f"depth {depth}")
             result = self.results.get(depth, {}).get(path)
             if result is not None:
-                label.append(f"   {value_text(result.value, result.bound, ply)}")
-                return label
-            label.append(f"   {self._why_unsearched(path, depth)}", quiet)
-            return label
+                return tail(value_text(result.value, result.bound, ply))
+            return tail("", *self._why_unsearched(path, depth))
         result = self.results.get(self.running, {}).get(path)
         if result is not None:
-            label.append(f"   {value_text(result.value, result.bound, ply)}")
-            label.append(f"   depth {result.depth}, "
-                         f"{'in progress' if self.final is None else 'cut short'}", quiet)
-        elif self.final is not None:
-            label.append("   not reached: the search stopped first", quiet)
-        else:
-            label.append("   not searched yet", quiet)
-        return label
+            how = "in progress" if self.final is None else "cut short"
+            short = "so far" if self.final is None else "cut short"
+            return tail(value_text(result.value, result.bound, ply),
+                        f"depth {result.depth}, {how}", f"depth {result.depth} {short}")
+        if self.final is not None:
+            return tail("", "not reached: the search stopped first", "not reached")
+        return tail("", "not searched yet", "not yet")
 
-    def _why_unsearched(self, path: tuple, depth: int) -> str:
-        """Why a row has no value at the decision's depth."""
+    def _why_unsearched(self, path: tuple, depth: int) -> tuple[str, str]:
+        """Why a row has no value at the decision's depth, in long words and short."""
         results = self.results.get(depth, {})
         refuted = next((other for other, result in results.items()
                         if other[:-1] == path[:-1] and result.bound == Bound.LOWER), None)
         if refuted is not None:
-            return (f"pruned: the cut-off at "
-                    f"{self.game.format_move(refuted[-1])} made it unnecessary")
-        return f"not searched at depth {depth}"
+            move = self.game.format_move(refuted[-1])
+            return (f"pruned: the cut-off at {move} made it unnecessary",
+                    f"pruned (cut-off: {move})")
+        return f"not searched at depth {depth}", f"not at depth {depth}"
