@@ -54,14 +54,14 @@ async def test_rows_are_sorted_by_visits_and_the_best_and_played_moves_are_marke
         best = max(stats, key=lambda s: s.visits)
         assert played == best.move == table.moves[0]
         rows = shown(table)
-        assert rows[0] == f"★▶ {table.labels[played]}"
-        assert all(not row.startswith(("★", " ▶")) for row in rows[1:])
+        assert rows[0] == f"★✓ {table.labels[played]}"
+        assert all(not row.startswith(("★", " ✓")) for row in rows[1:])
         # Another played move: each mark stays on its own row.
         other = table.moves[1]
         table.played(other)
         await pilot.pause()
         assert shown(table)[:2] == [f"★  {table.labels[played]}",
-                                    f" ▶ {table.labels[other]}"]
+                                    f" ✓ {table.labels[other]}"]
 
 
 async def test_keys_sort_by_each_column_and_again_reverse():

@@ -16,8 +16,10 @@ from textual.widgets import Static
 from ..widgets.inspector import TREE_LEGEND
 
 INSPECTOR_SYMBOLS = (
-    f"Trees (minimax, alpha-beta): {TREE_LEGEND}.\n"
-    "MCTS table: ★ the move MCTS plays (the most visited, or a proven win) · mean: "
+    f"Trees (minimax, alpha-beta): {TREE_LEGEND} · ▶ a move whose replies Enter or a "
+    "click opens, ▼ an open one.\n"
+    "MCTS table: ★ the move MCTS plays (the most visited, or a proven win) · ✓ the move "
+    "played · mean: "
     "playout results for the side to move (a draw counts ½), or what the solver proved "
     "(win in 1, loss in ≤3: the line it proved takes at most that many moves; draw) · "
     "UCT = mean + c·√(ln N/n), what it explores next · the board's heat: where the "

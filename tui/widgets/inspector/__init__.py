@@ -203,7 +203,7 @@ class Inspector(Vertical):
             f"principal variation: {line_text(self.game, event.pv)}\n"
             f"mean: playout results for {side} (a draw counts ½) · "
             "UCT = mean + c·√(ln N/n) picks what to explore\n"
-            "★ the move MCTS plays (most visits, or a proven win) · ▶ played · "
+            "★ the move MCTS plays (most visits, or a proven win) · ✓ played · "
             "v m c o: sort")
 
     def proof_text(self, value, depth) -> Text:

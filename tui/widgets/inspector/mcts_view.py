@@ -48,7 +48,8 @@ SORT_COLUMN = {"visits": "visits", "mean": "mean", "uct": "uct", "order": "move"
 HEADER_SORT = {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
                "mean": "mean", "uct": "uct"}
 ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
-MARKS = 3  # "★▶ ": the best and played marks before a move's label
+MARKS = 3  # "★✓ ": the best and played marks before a move's label (not ▶, which
+# the tree uses for a row to open)
 
 
 # how often a live table may be repainted at most (Inspector.live_interval): with each
@@ -211,7 +212,7 @@ class MctsView(DataTable):
         return min(MAX_REPAINT_INTERVAL, len(self.labels) * SECONDS_PER_ROW)
 
     def played(self, move) -> None:
-        """The search ended and `move` was played: mark it (▶) next to the best (★)."""
+        """The search ended and `move` was played: mark it (✓) next to the best (★)."""
         self.played_move = move
         self.redraw()
 
@@ -291,12 +292,12 @@ class MctsView(DataTable):
         return Text(mean_text(stat, self.state.ply), justify="right")
 
     def move_cell(self, move, best: bool, best_style, played_style) -> Text:
-        """★ marks the move MCTS plays, ▶ the played one, each in its own place."""
+        """★ marks the move MCTS plays, ✓ the played one, each in its own place."""
         played = move == self.played_move
         if self.drawn_layout[1]:
             label = self.short_labels.get(move) or self.game.format_move(move)
         else:
             label = self.labels.get(move) or self.game.describe_move(move, self.state)
         return Text.assemble(
-            ("★" if best else " ", best_style), ("▶" if played else " ", played_style),
+            ("★" if best else " ", best_style), ("✓" if played else " ", played_style),
             " ", (label, best_style if best else played_style if played else ""))
