@@ -254,7 +254,9 @@ class PlygroundApp(App):
                 replacing.leave_for_another_game()
             self.open_record(record, history_id, replacing=replacing)
 
-        self.push_screen(GamesScreen(), chosen)
+        playing = replacing.history_id if replacing is not None \
+            and replacing.match.outcome is None else None
+        self.push_screen(GamesScreen(playing), chosen)
 
     def show_setup(self, match: Match) -> None:
         """Leave the game for the setup screen, keeping the game's choices. The setup
@@ -279,7 +281,7 @@ class PlygroundApp(App):
             title = binding.description
             if descriptions[title] > 1:  # e.g. "Drop in column" for each of 1-7
                 title = f"{title} {binding.key}"
-            yield SystemCommand(title, f"key: {binding.key_display or binding.key}",
+            yield SystemCommand(title, f"key: {self.get_key_display(binding)}",
                                 partial(item.node.run_action, action))
 
 

@@ -31,6 +31,7 @@ EMPTY = ("No games yet: finished games are kept here, and games left with moves 
          "(a new game, Esc, quit); so are those of `plyground demo`, `match` and "
          "`tournament`.")
 HEADERS = ("date", "game", "first", "second", "result", "moves", "source")
+IN_PROGRESS = "… in progress"
 FLEXIBLE = ("game", "first", "second", "result")  # cut with … when the screen is narrow
 WIDE_DATE = 110  # narrower screens show dates without the year: 11-23 14:02
 CHROME = 2 + 2 * len(HEADERS)  # the scroll bar, and each cell's padding
@@ -51,16 +52,20 @@ def short_reason(reason: str) -> str:
     return "" if reason == "draw" or reason.endswith(" wins") else reason
 
 
-def result_cell(summary: GameSummary) -> str:
+def result_cell(summary: GameSummary, playing: bool = False) -> str:
+    """`X wins four in a row`, `* abandoned`; the game the app is playing (kept in
+    the history when saved) is `… in progress`."""
+    if playing:
+        return IN_PROGRESS
     result = SHOWN_RESULTS.get(summary.result, summary.result)
     reason = short_reason(summary.reason)
     return f"{result} {reason}" if reason else result
 
 
-def cells(summary: GameSummary, wide: bool) -> dict[str, str]:
+def cells(summary: GameSummary, wide: bool, playing: bool = False) -> dict[str, str]:
     return {"date": short_date(summary.date, wide), "game": summary.game,
             "first": summary.first, "second": summary.second,
-            "result": result_cell(summary), "moves": str(summary.moves),
+            "result": result_cell(summary, playing), "moves": str(summary.moves),
             "source": summary.source}
 
 
@@ -81,12 +86,13 @@ def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def detail(summary: GameSummary) -> Text:
+def detail(summary: GameSummary, playing: bool = False) -> Text:
     """The highlighted game in full, whatever the table had to cut."""
     text = Text()
     text.append(f"Game {summary.id}", style="bold")
+    result = IN_PROGRESS if playing else f"{summary.result} {summary.reason}"
     text.append(f" · {summary.game} · {summary.first} vs {summary.second} · "
-                f"{summary.result} {summary.reason} · {summary.moves} moves · "
+                f"{result} · {summary.moves} moves · "
                 f"{summary.source} · {summary.date.replace('T', ' ')}".replace("  ", " "))
     return text
 
@@ -151,8 +157,9 @@ class GamesScreen(Screen[int | None]):
         Binding("d,delete", "delete", "Delete", key_display="d"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, playing: int | None = None) -> None:
         super().__init__()
+        self.playing = playing  # the history id of the game the app is playing
         self.history: History | None = None
         self.games: dict[int, GameSummary] = {}  # the rows shown, by id
         self.typing: Timer | None = None  # the list follows the player box after it
@@ -223,7 +230,8 @@ class GamesScreen(Screen[int | None]):
         """Lay the rows out for the screen's width (the flexible columns cut to fit)."""
         table = self.query_one(GameTable)
         wide = self.size.width >= WIDE_DATE
-        rows = [cells(summary, wide) for summary in self.games.values()]
+        rows = [cells(summary, wide, id == self.playing)
+                for id, summary in self.games.items()]
         width = widths(rows, self.size.width)
         table.clear(columns=True)
         for name in HEADERS:
@@ -251,7 +259,7 @@ class GamesScreen(Screen[int | None]):
     def describe(self) -> None:
         summary = self.chosen()
         self.query_one("#games-detail", Static).update(
-            detail(summary) if summary else "")
+            detail(summary, summary.id == self.playing) if summary else "")
 
     def say(self, message: str, error: bool = False) -> None:
         line = self.query_one("#games-message", Static)
