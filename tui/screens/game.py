@@ -38,12 +38,13 @@ from ..widgets.analysis import AnalysisPanel
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
+from ..widgets.key_footer import KeyFooter
 from ..widgets.move_list import MoveList
 from ..widgets.review_panel import ReviewPanel
 from .game_review import GameReview
 from .help import game_help, keys_text
 from .opponent import OpponentScreen
-from .result import ResultScreen
+from .result import ResultScreen, sentence
 from .save import SaveScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
@@ -122,9 +123,9 @@ class GameScreen(GameReview, Screen):
     GameScreen.-short MoveList:focus { border-top: round $accent; }
     GameScreen #inspector { width: 1fr; }
     """
-    # The footer shows these in this order, as many as fit: the keys a player needs
-    # first, so that an 80-column terminal still shows them (the help screen, ?, lists
-    # every key).
+    # The footer shows these in this order; when they do not fit, it shortens their
+    # labels, then leaves out FOOTER_SPARE's keys, the first first (the help screen,
+    # ?, lists every key).
     BINDINGS = [
         Binding("u", "undo", "Undo"),
         Binding("n", "new_game", "New game"),
@@ -154,6 +155,10 @@ class GameScreen(GameReview, Screen):
         Binding("l", "live", "Live game", show=False),
         Binding("g", "games", "Games", show=False),
     ]
+    # The keys a narrow footer leaves out, the least needed first (Quit: ctrl+q too);
+    # Review, Save, Setup and the board's keys are never left out.
+    FOOTER_SPARE = ("quit", "quick_replay", "toggle_analysis", "hint", "focus_inspector",
+                    "new_game", "undo", "step_through", "step_move")
 
     def __init__(self, match: Match, move_delay: float = 0.6,
                  tree: GameTree | None = None, history_id: int | None = None) -> None:
@@ -197,7 +202,7 @@ class GameScreen(GameReview, Screen):
                 yield ReviewPanel()
                 yield MoveList()
             yield Inspector(id="inspector")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> BoardWidget:
@@ -224,6 +229,7 @@ class GameScreen(GameReview, Screen):
         footer = self.query_one(Footer)
         footer.compact = self.app.size.width < WIDE_FOOTER
         footer.show_command_palette = self.app.size.width >= WIDE_FOOTER
+        self.call_after_refresh(footer.fit)  # (its keys' widths change with compact)
 
     @property
     def short(self) -> bool:
@@ -232,8 +238,8 @@ class GameScreen(GameReview, Screen):
     def fit_board(self) -> None:
         if self.short != self.has_class("-short"):
             self.set_class(self.short, "-short")
-            if self.match.agent_to_move() is None:
-                self.show_turn()  # a human's turn: the key hint comes or goes with room
+            if self.match.agent_to_move() is None or self.paused:
+                self.show_turn()  # the key hint, or the paused line, fits the room
         large = (self.app.size.height >= LARGE_BOARD_HEIGHT
                  and self.app.size.width >= LARGE_BOARD_WIDTH)
         self.board.set_large(large)
@@ -317,19 +323,20 @@ class GameScreen(GameReview, Screen):
                             "r tries again.", error=True)
         elif self.match.forfeit is not None:
             self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
-                            f"{outcome.reason}.  o: another player for that side, and go "
-                            "on · n: new game · Esc: setup", error=True)
+                            f"{sentence(outcome.reason)}  o: another player for that "
+                            "side, and go on · n: new game · Esc: setup", error=True)
         elif outcome is not None:
             self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
-                            f"{outcome.reason}.  n: new game · u: undo · Esc: setup")
+                            f"{sentence(outcome.reason)}  n: new game · u: undo · Esc: "
+                            "setup")
         elif agent is None:
             yours = "" if self.match.is_human(1 - self.match.state.to_move) else \
                 " — your turn"
             hint = "" if self.short else f": {self.board.hint}"  # short: the footer's
             self.set_status(f"{side} to move{yours}{hint}")
-        elif self.paused:
-            self.set_status(f"Paused. {side} ({agent.label}) is next: "
-                            "press . for one move, p to resume.")
+        elif self.paused:  # a short screen's two lines: the players' bar names the agent
+            who = side if self.short else f"{side} ({agent.label})"
+            self.set_status(f"Paused. {who} is next: press . for one move, p to resume.")
         else:
             self.set_status(f"{side} ({agent.label}) is about to move…")
 
@@ -829,23 +836,25 @@ class GameScreen(GameReview, Screen):
 
     # --- records and the history ------------------------------------------------------
 
-    def record(self):
-        """The game as a record: its moves, variations and comments."""
-        reason = "" if self.match.outcome is not None else "abandoned"
+    def record(self, left: bool = False):
+        """The game as a record: its moves, variations and comments; an unfinished
+        game `left` (for another, the setup, the end of the app) is abandoned, one
+        still being played has no reason yet."""
+        reason = "abandoned" if left and self.match.outcome is None else ""
         return record_of(self.match, self.game_tree, self.started, reason)
 
-    def keep_in_history(self) -> None:
-        """Keep the game (finished, or left with moves played) in the game history:
-        added once, then updated (a take-back and a new ending, variations)."""
+    def keep_in_history(self, left: bool = False) -> None:
+        """Keep the game (finished, saved, or left with moves played) in the game
+        history: added once, then updated (a take-back and a new ending, variations)."""
         if not self.match.moves and self.match.outcome is None \
                 and not self.game_tree.root.children:
             return
         try:
             with History() as history:
                 if self.history_id is None:
-                    self.history_id = history.add(self.record(), "app")
+                    self.history_id = history.add(self.record(left), "app")
                 else:
-                    history.update(self.history_id, self.record())
+                    history.update(self.history_id, self.record(left))
         except PlygroundError as error:
             # Said once an app: each game would fail the same way, and play goes on.
             if getattr(self.app, "history_failure", None) != str(error):
@@ -868,7 +877,7 @@ class GameScreen(GameReview, Screen):
 
     def leave_for_another_game(self) -> None:
         """Keep this game in the history and stop what runs for it."""
-        self.keep_in_history()
+        self.keep_in_history(left=True)
         self.cancel_search()
         self.app.engine.release_agents()
         self.stop_analysis()
@@ -902,7 +911,7 @@ class GameScreen(GameReview, Screen):
     def action_new_game(self) -> None:
         self.leave_viewing()
         self.cancel_search()
-        self.keep_in_history()
+        self.keep_in_history(left=True)
         self.app.engine.release_agents()
         self.match.restart()
         self.game_tree, self.decided = GameTree(self.match.start), {}
@@ -1196,7 +1205,7 @@ class GameScreen(GameReview, Screen):
         self.board.focus()
 
     def action_setup(self) -> None:
-        self.keep_in_history()
+        self.keep_in_history(left=True)
         self.cancel_search()
         self.app.engine.release_agents()
         self.stop_analysis()
@@ -1204,6 +1213,6 @@ class GameScreen(GameReview, Screen):
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:
-        self.keep_in_history()
+        self.keep_in_history(left=True)
         self.cancel_search()
         self.app.exit()

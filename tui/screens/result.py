@@ -14,6 +14,12 @@ def first_capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def sentence(text: str) -> str:
+    """`text` as the end of a sentence: a full stop, unless it ends in its own (a
+    reason may quote an agent's message, which often does)."""
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else text + "."
+
+
 class ResultScreen(ModalScreen[str | None]):
     """Dismisses with "again", "setup", "replace" (another player for the side that
     forfeited, offered after a forfeit), or None (close and look at the board)."""
@@ -47,7 +53,7 @@ class ResultScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(first_capital(self.title_text), id="result-title")
-            yield Label(first_capital(self.reason) + ".", id="result-reason")
+            yield Label(sentence(first_capital(self.reason)), id="result-reason")
             with Horizontal():
                 if self.replace:
                     yield Button("Other player, go on", id="replace", variant="primary")
