@@ -204,7 +204,7 @@ class Inspector(Vertical):
             f"mean: playout results for {side} (a draw counts ½) · "
             "UCT = mean + c·√(ln N/n) picks what to explore\n"
             "★ the move MCTS plays (most visits, or a proven win) · ✓ played · "
-            "v m c o: sort")
+            "sort: v/m/c/o")
 
     def proof_text(self, value, depth) -> Text:
         text = Text()
