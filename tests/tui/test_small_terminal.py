@@ -147,3 +147,17 @@ async def test_the_paused_line_is_shown_whole(size):
         assert text.startswith("Paused.") and text.endswith("p to resume.")
         lines = Text(text).wrap(app.console, status.content_size.width)
         assert len(lines) <= status.content_size.height, [str(l) for l in lines]
+
+
+@BOTH_SIZES
+async def test_the_viewing_line_keeps_its_keys(size):
+    app = make_app("connect4", ("human", "human"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("4", "4", "3", "5", "left_square_bracket", "left_square_bracket")
+        await settled(pilot, app)
+        status = app.game_screen.query_one("#status")
+        text = str(status.content)
+        assert text.startswith("Viewing after 44.") and "[ ]" in text
+        assert text.endswith("l live") or text.endswith("l: live game")
+        lines = Text(text).wrap(app.console, status.content_size.width)
+        assert len(lines) <= status.content_size.height, [str(l) for l in lines]

@@ -748,11 +748,13 @@ class GameScreen(GameReview, Screen):
         side = self.side_label(node.state.to_move)
         if outcome is not None:
             what = f"{self.match.game.describe_outcome(outcome)}: {outcome.reason}."
+        elif self.short:  # two short lines: the keys must stay in them
+            what = "A move here starts a variation."
         else:
             what = (f"{side} to move: a move played here starts a variation "
                     "(no agent answers it).")
-        self.set_status(f"Viewing {self.position_name(node)}. {what}  [ ]: walk · "
-                        "l: live game")
+        keys = "[ ] walk · l live" if self.short else "[ ]: walk · l: live game"
+        self.set_status(f"Viewing {self.position_name(node)}. {what}  {keys}")
 
     def play_variation(self, move) -> None:
         """A move played on a position of the past: a variation (or the move that
