@@ -49,7 +49,7 @@ class ServedLimits:
 SERVED: ServedLimits | None = None
 
 # Textual paints at most 60 frames a second, so a key pressed just after a frame waits
-# up to 17 ms for the next; at 120 it waits 8 at most (issue 18: a key is answered
+# up to 17 ms for the next; at 120 it waits 8 at most (a key is to be answered
 # within 50 ms). Textual's own setting, TEXTUAL_FPS, still wins when it is set.
 if "TEXTUAL_FPS" not in os.environ:
     textual.screen.UPDATE_PERIOD = 1 / 120

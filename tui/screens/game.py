@@ -51,8 +51,8 @@ LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full s
 LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
 # Seconds between two repaints of a search's live views (inspector, heat map): the
 # engine sends up to 20 batches a second, and painting each kept the screen busy a
-# good part of the time, so that a key waited for a frame in progress (issue 18: a key
-# is answered within 50 ms p95, 100 ms at worst); five a second still reads as live.
+# good part of the time, so that a key waited for a frame in progress (a key is to
+# be answered within 50 ms p95, 100 ms at worst); five a second still reads as live.
 LIVE_INTERVAL = 0.2
 QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
