@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from .agents import agent_kinds
+from .agents.base import agent_kinds
 from .game import PlygroundError
-from .match import HUMAN
+from .play.match import HUMAN
 from .plugins import installed_entry_points, names_a_file, split_plugin_ref
 
 TRUST_OPTION = "--trust-agents"

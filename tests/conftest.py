@@ -35,7 +35,7 @@ def no_engine_outlives_its_test():
     """An engine an agent started in the test process (engines are kept for the
     process's next move) is told to quit when its test ends, whichever test it was."""
     yield
-    engine_protocol = sys.modules.get("plyground.core.engine_protocol")
+    engine_protocol = sys.modules.get("plyground.core.agents.external")
     if engine_protocol is not None:
         engine_protocol.close_engines()
 

@@ -19,10 +19,10 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from plyground.core import PlygroundError, get_game
-from plyground.core.engine import Engine
-from plyground.core.history import History
-from plyground.core.match import HUMAN, Match
-from plyground.core.record import GameRecord
+from plyground.core.play.worker import Engine
+from plyground.core.records.history import History
+from plyground.core.play.match import HUMAN, Match
+from plyground.core.records.record import GameRecord
 from plyground.core.trust import Trust, require_trust, untrusted
 
 from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen

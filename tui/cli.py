@@ -35,20 +35,19 @@ from typer.core import TyperGroup
 
 from plyground.core import (Agent, Game, PlygroundError, State, game_entries, parse_agent,
                             parse_game)
-from plyground.core.agents import AgentFault, check_plays
+from plyground.core.agents.base import AgentFault, check_plays
 from plyground.core.fast import warm_up
 from plyground.core.game import GameEntry, Move, Outcome
-from plyground.core.history import History, moves_of_line, played_record
-from plyground.core.isolation import Isolation
-from plyground.core.match import forfeit_outcome, seeded
+from plyground.core.records.history import History, moves_of_line, played_record
+from plyground.core.play.isolation import Isolation
+from plyground.core.play.match import forfeit_outcome, seeded
 from plyground.core.paths import data_home
-from plyground.core.perft import distinct_levels, perft_levels
+from plyground.core.study.perft import distinct_levels, perft_levels
 from plyground.core.search.events import SearchDone
-from plyground.core.ratings import elo_ratings
-from plyground.core.record import load_record
-from plyground.core.tournament import (GameResult, cross_table, pair_seed,
-                                       round_robin, run_match, run_tournament, scores,
-                                       tally, turns)
+from plyground.core.play.ratings import elo_ratings
+from plyground.core.records.record import load_record
+from plyground.core.play.tournament import (GameResult, cross_table, pair_seed, round_robin,
+                                            run_match, run_tournament, scores, tally, turns)
 from plyground.core.values import SCORE, describe_bounded, describe_value, proven
 
 from .cli_games import games_app
@@ -161,7 +160,7 @@ def is_human(spec: str) -> bool:
 def starting_state(game: Game, position: str | None) -> State:
     """The state `--position` names (the usual start without it): read as the setup
     screen's position editor reads it, so both start the same game."""
-    from plyground.core.positions import start_state
+    from plyground.core.records.positions import start_state
 
     return start_state(game, position)
 

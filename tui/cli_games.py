@@ -1,4 +1,4 @@
-"""`plyground games`: the game history (core/history.py) on the command line: list the
+"""`plyground games`: the game history (core/records/history.py) on the command line: list the
 games played, show or export one as its game record, import records from files.
 
 Errors are PlygroundErrors, which the main command prints as one `error: ...` line.
@@ -16,10 +16,10 @@ import typer
 from rich.console import Console
 
 from plyground.core import PlygroundError, parse_game
-from plyground.core.history import History
+from plyground.core.records.history import History
 from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, write_atomically
-from plyground.core.record import (HEADER, GameRecord, RecordError, load_record,
-                                   parse_record)
+from plyground.core.records.record import (HEADER, GameRecord, RecordError, load_record,
+                                           parse_record)
 
 from .cli_options import Force, refusal
 from .exit_codes import USAGE_ERROR

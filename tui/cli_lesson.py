@@ -1,4 +1,4 @@
-"""`plyground lesson`: a teacher's scripted demos (core/lesson.py, docs/lessons.md):
+"""`plyground lesson`: a teacher's scripted demos (core/study/lesson.py, docs/lessons.md):
 list the shipped lessons, check a lesson file, present one in the app, export it as
 slides (tui/lesson_export.py).
 
@@ -13,8 +13,9 @@ from typing import Annotated, Optional
 import typer
 
 from plyground.core import PlygroundError
-from plyground.core.lesson import ceiling_notes, load_lesson, played_through, read_lesson
-from plyground.core.lessons import lesson_file, shipped
+from plyground.core.study.lesson import (ceiling_notes, load_lesson, played_through,
+                                         read_lesson)
+from plyground.core.study.lessons import lesson_file, shipped
 from plyground.core.paths import NotReplaced
 
 from .cli_options import TrustAgents

@@ -1,6 +1,6 @@
 """`plyground review FILE|ID`: every move of a game labelled (best, good, inaccuracy,
 mistake, blunder), each side's accuracy and a chart of the value over the plies
-(core/review.py says how). FILE is a game record (core/record.py); ID a game of the
+(core/study/review.py says how). FILE is a game record (core/records/record.py); ID a game of the
 history (`plyground games list`). Progress goes to stderr while positions are being
 analysed; `--json` prints the review as one JSON object.
 """
@@ -18,9 +18,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 from rich.table import Table
 from rich.text import Text
 
-from plyground.core.record import GameRecord, load_record
-from plyground.core.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
-                                   MISTAKE_LOSS, SOLVER, Review, review)
+from plyground.core.records.record import GameRecord, load_record
+from plyground.core.study.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
+                                         MISTAKE_LOSS, SOLVER, Review, review)
 
 from .exit_codes import INTERRUPTED
 from .review_labels import label_text
@@ -36,7 +36,7 @@ def load_game(source: str) -> GameRecord:
     path = Path(source).expanduser()
     if path.exists() or not source.strip().isdigit():
         return load_record(path)
-    from plyground.core.history import History
+    from plyground.core.records.history import History
 
     with History() as history:
         return history.get(int(source))

@@ -44,8 +44,8 @@ def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),
 def check_served_lesson(lesson: str, allowed: tuple[str, ...]) -> None:
     """The lesson's faults now, not in the browser. An agent from outside plyground it
     names is served only if --allow-agent names it too (nothing of it runs here)."""
-    from plyground.core.lesson import LessonError, played_through
-    from plyground.core.lessons import lesson_file
+    from plyground.core.study.lesson import LessonError, played_through
+    from plyground.core.study.lessons import lesson_file
 
     _, _, faults = played_through(lesson_file(lesson), allowed)
     outside = list(dict.fromkeys(spec for fault in faults for spec in fault.outside))

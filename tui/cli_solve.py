@@ -4,8 +4,8 @@ unchanged): one position a line in column-digit notation (an empty line is the s
 out `<position> <score>`; with --analyze, `<position>` and the seven column scores
 (-1000 for a full column); with --weak, scores are -1, 0 or 1. A bad line prints an
 error naming it on stderr and the next line is read. Positions in the opening book
-(core/c4book.py) are answered from it. `--build-book N [--out FILE] [--jobs J]` builds
-that book instead (J threads, one a core by default; resumable: see core/c4book.py).
+(core/connect4/book.py) are answered from it. `--build-book N [--out FILE] [--jobs J]` builds
+that book instead (J threads, one a core by default; resumable: see core/connect4/book.py).
 """
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def solve_command(
 
 def build(depth: int, out: Path | None, jobs: int | None) -> None:
     """`--build-book`: an interruption (^C) says where the work is kept, on one line."""
-    from plyground.core import c4book
+    from plyground.core.connect4 import book as c4book
 
     out = out or c4book.BOOK_PATH
     try:

@@ -1,5 +1,5 @@
 """`plyground train`: tune an agent. For now one trainer, `connect4-ga`: the genetic
-algorithm of `core/genetic.py` for the Connect 4 strategy agent.
+algorithm of `core/ga/trainer.py` for the Connect 4 strategy agent.
 
 While it runs: a progress bar on stderr and a line per generation; at the end a chart
 of fitness over the generations and the best profile saved (and installed, so the app's
@@ -19,12 +19,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from plyground.core.ga_profile import Profile, install_profile, save_profile
+from plyground.core.ga.profile import Profile, install_profile, save_profile
 from plyground.core.paths import NotReplaced, data_home
 from plyground.core.game import PlygroundError, UnknownName
-from plyground.core.games.connect4_strategies import GENE_NAMES
-from plyground.core.genetic import (Generation, TrainingSettings, train,
-                                    units_per_generation)
+from plyground.core.ga.strategies import GENE_NAMES
+from plyground.core.ga.trainer import (Generation, TrainingSettings, train,
+                                       units_per_generation)
 
 from .cli_options import Force, refusal
 from .exit_codes import INTERRUPTED

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from plyground.core import PlygroundError
-from plyground.core.lesson import Lesson, Slide
+from plyground.core.study.lesson import Lesson, Slide
 from plyground.core.paths import write_atomically
 
 from .app import create_app

@@ -6,8 +6,8 @@ MCTS mean result (how its playouts ended)."""
 from __future__ import annotations
 
 from plyground.core import Game, State
-from plyground.core.analysis import SOLVER, can_analyse, quick_score
-from plyground.core.perfect import value_of
+from plyground.core.connect4.analysis import SOLVER, can_analyse, quick_score
+from plyground.core.connect4.solver import value_of
 from plyground.core.search.events import SearchDone
 from plyground.core.values import MEAN, describe_value, proven
 

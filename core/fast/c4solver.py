@@ -291,14 +291,14 @@ def solve_batch(positions, masks, moves, weak, table, scratch, scores, first, st
 
 class Solver:
     """The solver with its table (128 MB, kept between positions: its bounds hold for
-    every position), a node count and an opening book (core/c4book.py: the positions
+    every position), a node count and an opening book (core/connect4/book.py: the positions
     it holds are answered without searching). `book`: True for the shipped book (if
     it is unusable, a warning says why and the solver searches), False for none, or a
     `c4book.Book`."""
 
     def __init__(self, book=True) -> None:
         if book is True:
-            from ..c4book import default_book
+            from ..connect4.book import default_book
 
             book = default_book()
         self.book = book if book else None

@@ -194,5 +194,5 @@ register_game(
            "the lowest empty cell of its column. Four of your discs in a row, across, "
            "up or diagonally, win. A full board with no four is a draw."),
     notation="columns played, e.g. 4453",
-    analysis="plyground.core.analysis:analyse_columns", analysis_agent="perfect:time=2",
+    analysis="plyground.core.connect4.analysis:analyse_columns", analysis_agent="perfect:time=2",
     review_scale=100)  # (with --agent) a few open threes

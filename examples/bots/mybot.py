@@ -3,7 +3,7 @@ plays at random among the moves that look best. It plays every plyground game.
 
     plyground demo connect4 --x mybot.py:MyBot --o greedy
 """
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 
 class MyBot(Bot):

@@ -25,10 +25,11 @@ import random
 import time
 from statistics import median
 
-from plyground.core import analysis, c4book, get_game, parse_agent
-from plyground.core.analysis import analyse_columns
-from plyground.core.engine import AnalysisRequest, Engine
-from plyground.core.match import seeded
+from plyground.core.connect4 import analysis, book as c4book
+from plyground.core import get_game, parse_agent
+from plyground.core.connect4.analysis import analyse_columns
+from plyground.core.play.worker import AnalysisRequest, Engine
+from plyground.core.play.match import seeded
 from plyground.core.search.control import Budget, SearchControl
 from plyground.core.search.events import AnalysisProgress, Bound
 

@@ -12,9 +12,9 @@ import tempfile
 import time
 
 from plyground.core import get_game
-from plyground.core.agents import parse_agent
-from plyground.core.engine import (Engine, EngineDone, EngineEvents, EngineFailed,
-                                   EngineStarted, SearchRequest)
+from plyground.core.agents.base import parse_agent
+from plyground.core.play.worker import (Engine, EngineDone, EngineEvents, EngineFailed,
+                                        EngineStarted, SearchRequest)
 
 GAMES = ("connect4", "boom", "cephalopod", "quarto", "tictactoe")
 AGENTS = ("alphabeta:time=1", "mcts:time=1", "mcts:uct=plain,time=1", "minimax:time=1",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from plyground.core import get_game, parse_agent
 from plyground.core.games.boom import MAX_PLIES as BOOM_MAX_PLIES
-from plyground.core.tournament import run_match, tally
+from plyground.core.play.tournament import run_match, tally
 
 
 @dataclass(frozen=True)

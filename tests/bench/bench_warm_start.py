@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from plyground.core import get_game
-from plyground.core.engine import Engine, SearchRequest
+from plyground.core.play.worker import Engine, SearchRequest
 
 GAMES = ("connect4", "boom", "cephalopod", "quarto")
 TARGET = 0.9

@@ -9,7 +9,7 @@ import json
 from typer.testing import CliRunner
 
 from plyground.core import get_game
-from plyground.core.perfect import value_of
+from plyground.core.connect4.solver import value_of
 from plyground.core.values import describe_value
 from plyground.tui import cli
 from tests.reference import read_scored_positions
@@ -45,7 +45,7 @@ RESULTS = {-1: "loss", 0: "draw", 1: "win"}
 def test_a_position_the_book_knows_is_lost_says_so_before_the_heuristic_guess():
     """The issue's case: the default agent does not solve 4453 in its time and falls
     back on Alpha-Beta, whose heuristic score is positive; the book knows X is lost."""
-    from plyground.core import perfect
+    from plyground.core.connect4 import solver as perfect
 
     state = GAME.parse_position("4453")
     with perfect._lock:

@@ -13,8 +13,8 @@ import pytest
 from textual.widgets import Input, Select
 
 from plyground.core import get_game
-from plyground.core.gametree import GameTree
-from plyground.core.record import GameRecord, save_record
+from plyground.core.records.tree import GameTree
+from plyground.core.records.record import GameRecord, save_record
 from plyground.tui.screens.opponent import OpponentScreen
 from plyground.tui.screens.setup import OTHER, SetupScreen
 from tests.tui.helpers import make_app, wait_until

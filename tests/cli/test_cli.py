@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import Budget, get_game, parse_game
-from plyground.core.perft import distinct_positions, perft
+from plyground.core.study.perft import distinct_positions, perft
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.tui import cli
 from tests.reference import read_table
@@ -146,7 +146,7 @@ def test_ctrl_c_stops_a_demo_with_a_message(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("plyground.core.agents.RandomAgent.search", interrupted)
+    monkeypatch.setattr("plyground.core.agents.base.RandomAgent.search", interrupted)
     result = invoke("demo", "connect4", "--x", "greedy", "--o", "random")
     assert result.exit_code == 130
     assert result.stderr.splitlines() == ["interrupted; the game so far: 4"]

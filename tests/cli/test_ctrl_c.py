@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core.ga_profile import load_profile
+from plyground.core.ga.profile import load_profile
 from tests.processes import as_from_a_terminal, descendants, in_session, still_running
 
 RECORD = """[Game "connect4"]

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import get_game
-from plyground.core.history import History, history_path
-from plyground.core.record import format_record, load_record, parse_record
-from plyground.core.tournament import GameResult
+from plyground.core.records.history import History, history_path
+from plyground.core.records.record import format_record, load_record, parse_record
+from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
 
 GAME = get_game("connect4")
@@ -134,7 +134,7 @@ def ctrl_c(*args, **kwargs):
 
 
 def test_ctrl_c_in_a_demo_records_the_game_so_far(monkeypatch):
-    monkeypatch.setattr("plyground.core.agents.RandomAgent.search", ctrl_c)  # O's turn
+    monkeypatch.setattr("plyground.core.agents.base.RandomAgent.search", ctrl_c)  # O's turn
     assert invoke("demo", "connect4", "--x", "greedy", "--o", "random").exit_code == 130
     [game] = listed()
     assert (game["result"], game["moves"], game["source"]) == ("*", 1, "demo")

@@ -6,8 +6,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from plyground.core.lesson import load_lesson
-from plyground.core.lessons import shipped
+from plyground.core.study.lesson import load_lesson
+from plyground.core.study.lessons import shipped
 from plyground.tui import cli
 
 SMALL = '''title = "Small"

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import get_game
-from plyground.core.tournament import GameResult
+from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
 
 GAME = get_game("connect4")

@@ -18,8 +18,8 @@ import time
 import pytest
 
 from plyground.core import get_game
-from plyground.core.gametree import GameTree
-from plyground.core.record import GameRecord, save_record
+from plyground.core.records.tree import GameTree
+from plyground.core.records.record import GameRecord, save_record
 from plyground.tui.terminal import NO_TERMINAL
 
 HANG_GUARD = 120  # seconds: a hang fails the test, however busy the machine

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import get_game
-from plyground.core.gametree import GameTree
-from plyground.core.record import GameRecord, result_text, save_record
-from plyground.core.review import LABELS, review
+from plyground.core.records.tree import GameTree
+from plyground.core.records.record import GameRecord, result_text, save_record
+from plyground.core.study.review import LABELS, review
 from plyground.tui import cli
 from tests.core.positions import connect4_endgames
 
@@ -90,7 +90,7 @@ def test_another_agent_is_named_and_its_labels_marked_as_estimates(tmp_path):
 
 
 def test_a_game_of_the_history_by_its_number():
-    history = pytest.importorskip("plyground.core.history")
+    history = pytest.importorskip("plyground.core.records.history")
     with history.History() as games:
         number = games.add(endgame_record(), "import")
     result = run(str(number), "--json")
@@ -143,7 +143,7 @@ def lost_position_and_a_move_letting_a_win_in_1_through():
 
 def test_letting_a_win_in_1_through_in_a_lost_game_says_why_it_is_only_an_inaccuracy(
         tmp_path):
-    from plyground.core.perfect import value_of
+    from plyground.core.connect4.solver import value_of
     from plyground.core.values import describe_value
 
     start, moves, score = lost_position_and_a_move_letting_a_win_in_1_through()

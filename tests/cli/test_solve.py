@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from plyground.core import c4book, get_game
+from plyground.core.connect4 import book as c4book
+from plyground.core import get_game
 from plyground.tui import cli
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4"

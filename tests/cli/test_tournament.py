@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import get_game, parse_agent
-from plyground.core.tournament import GameResult, match_game, pair_seed
+from plyground.core.play.tournament import GameResult, match_game, pair_seed
 from plyground.tui import cli
 
 GAME = get_game("connect4")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from plyground.core import get_game, parse_agent
-from plyground.core.agents import AlphaBetaAgent, MctsAgent, MinimaxAgent
+from plyground.core.agents.base import AlphaBetaAgent, MctsAgent, MinimaxAgent
 from plyground.core.search.events import NodeLeft, Recorder
 
 GAME = get_game("connect4")

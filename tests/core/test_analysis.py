@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from plyground.core import analysis, c4book, get_game
-from plyground.core.analysis import ColumnAnalysis, analyse_columns, can_analyse
-from plyground.core.engine import AnalysisRequest, Engine
+from plyground.core.connect4 import analysis, book as c4book
+from plyground.core import get_game
+from plyground.core.connect4.analysis import ColumnAnalysis, analyse_columns, can_analyse
+from plyground.core.play.worker import AnalysisRequest, Engine
 from plyground.core.fast.c4solver import INVALID, ORDER, Solver
-from plyground.core.perfect import EXACT_NOTE, value_of
+from plyground.core.connect4.solver import EXACT_NOTE, value_of
 from plyground.core.search.control import Budget, SearchControl
 from plyground.core.search.events import AnalysisProgress, Bound, Recorder
 from tests.core.positions import random_position

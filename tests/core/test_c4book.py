@@ -7,8 +7,9 @@ import warnings
 
 import pytest
 
-from plyground.core import c4book, get_game
-from plyground.core.c4book import BookError
+from plyground.core.connect4 import book as c4book
+from plyground.core import get_game
+from plyground.core.connect4.book import BookError
 from plyground.core.fast import c4solver
 from plyground.core.fast.c4solver import Solver
 from tests.core.positions import connect4_endgames

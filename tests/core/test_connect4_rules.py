@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from plyground.core import IllegalMove, NotationError, get_game
 from plyground.core.games.connect4 import BOARD, Connect4State
-from plyground.core.perft import distinct_positions, perft
+from plyground.core.study.perft import distinct_positions, perft
 from tests.reference import read_scored_positions, read_table
 
 GAME = get_game("connect4")

@@ -13,8 +13,8 @@ import pytest
 
 from plyground.core import get_game, make_agent
 
-from plyground.core.engine import (Engine, EngineDone, EngineError, EngineFailed,
-                                   EngineWarning, SearchRequest)
+from plyground.core.play.worker import (Engine, EngineDone, EngineError, EngineFailed,
+                                        EngineWarning, SearchRequest)
 from plyground.core.search.events import (IterationDone, MctsSnapshot, NodeEntered,
                                           NodeResult, SearchDone)
 

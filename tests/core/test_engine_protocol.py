@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from plyground.core import BadSetting, get_game, make_agent, parse_agent, parse_game
-from plyground.core import engine_protocol
-from plyground.core.agents import AgentFault
-from plyground.core.engine_protocol import EngineAgent, parse_info
+from plyground.core.agents import external as engine_protocol
+from plyground.core.agents.base import AgentFault
+from plyground.core.agents.external import EngineAgent, parse_info
 from plyground.core.search.control import Budget, SearchControl
 from plyground.core.search.events import Info, Recorder, SearchDone
-from plyground.core.tournament import play_game
+from plyground.core.play.tournament import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fakes"
@@ -297,7 +297,7 @@ def test_an_engine_dies_with_the_process_that_started_it(home):
     parent = subprocess.Popen(
         [sys.executable, "-c", "import threading, time\n"
          "from plyground.core import get_game, make_agent\n"
-         "from plyground.core.engine_protocol import _running\n"
+         "from plyground.core.agents.external import _running\n"
          f"agent = make_agent('engine', cmd={command('silent')!r}, time=60)\n"
          "agent.prepare()\n"
          "start = get_game('connect4').start()\n"

@@ -7,12 +7,12 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from plyground.core import plugins
-from plyground.core.agents import Agent, register_plugin_kind
+from plyground.core.agents.base import Agent, register_plugin_kind
 
 
 def test_a_broken_entry_point_is_a_warning_and_the_others_still_load(monkeypatch):
     points = [EntryPoint("broken", "no_such_module_here:Thing", "plyground.agents"),
-              EntryPoint("fine", "plyground.core.agents:Agent", "plyground.agents")]
+              EntryPoint("fine", "plyground.core.agents.base:Agent", "plyground.agents")]
     monkeypatch.setattr(plugins, "installed_entry_points", lambda group: points)
     loaded = []
     with pytest.warns(UserWarning, match=r"the agent plugin 'broken' "

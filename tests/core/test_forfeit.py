@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from plyground.core import get_game, parse_agent
-from plyground.core.isolation import Isolation
+from plyground.core.play.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
-from plyground.core.tournament import match_game, play_game, tally
+from plyground.core.play.tournament import match_game, play_game, tally
 
 GAME = get_game("connect4")
 BOTS = Path(__file__).resolve().parents[1] / "plugins" / "bots"

@@ -12,13 +12,13 @@ import pytest
 
 from plyground.core import (AGENT_KINDS, BadSetting, PlygroundError, get_game,
                              parse_agent)
-from plyground.core.agents import GaAgent
-from plyground.core.ga_profile import (DEFAULT_PROFILE, Profile, ProfileError,
+from plyground.core.agents.base import GaAgent
+from plyground.core.ga.profile import (DEFAULT_PROFILE, Profile, ProfileError,
                                        SkippedProfile, install_profile, load_profile,
                                        profile_json, save_profile, saved_profiles,
                                        user_profiles_dir)
-from plyground.core.games.connect4_strategies import (GENE_NAMES, PAIRS, choose_column,
-                                                      pick_strategies, strategy_votes)
+from plyground.core.ga.strategies import (GENE_NAMES, PAIRS, choose_column, pick_strategies,
+                                          strategy_votes)
 from plyground.core.rng import SplitMix64
 
 GAME = get_game("connect4")

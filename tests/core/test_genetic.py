@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from plyground.core.genetic import (TrainingError, TrainingSettings, cross, crossing_pairs,
-                                    first_population, mutate, points, train)
+from plyground.core.ga.trainer import (TrainingError, TrainingSettings, cross,
+                                       crossing_pairs, first_population, mutate, points,
+                                       train)
 from plyground.core.rng import SplitMix64
 
 A = (0.1, 0.2, 0.3, 0.4)

@@ -1,4 +1,4 @@
-"""The game history (core/history.py): records in and out, filters, several writers at
+"""The game history (core/records/history.py): records in and out, filters, several writers at
 once (WAL), schema migrations, and files it must refuse and leave alone."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from plyground.core import PlygroundError, get_game, parse_game
 from plyground.core.game import Outcome
-from plyground.core.history import (MIGRATIONS, VERSION, GameSummary, History,
-                                    history_path, moves_of_line, played_record)
-from plyground.core.record import format_record
+from plyground.core.records.history import (MIGRATIONS, VERSION, GameSummary, History,
+                                            history_path, moves_of_line, played_record)
+from plyground.core.records.record import format_record
 
 C4 = get_game("connect4")
 CEPH = parse_game("cephalopod:rows=3,cols=3")

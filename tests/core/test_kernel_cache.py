@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plyground.core import get_game
-from plyground.core.engine import (Engine, EngineDone, EngineEvents, EngineStarted,
-                                   SearchRequest)
+from plyground.core.play.worker import (Engine, EngineDone, EngineEvents, EngineStarted,
+                                        SearchRequest)
 from plyground.core.search.events import SearchDone
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +47,8 @@ def probe() -> None:
     which kernels were loaded from numba's cache and which compiled, then search with
     each agent (renumbering MCTS trees early, as long searches do) and say which
     kernels those searches compiled or loaded. Prints JSON."""
-    from plyground.core import perfect
-    from plyground.core.agents import parse_agent
+    from plyground.core.connect4 import solver as perfect
+    from plyground.core.agents.base import parse_agent
     from plyground.core.fast import mcts_tree, warm_up
     from tests.core.positions import play_randomly
     import random

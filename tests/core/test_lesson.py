@@ -1,4 +1,4 @@
-"""Lesson files (core/lesson.py): the shipped lessons play through without a fault;
+"""Lesson files (core/study/lesson.py): the shipped lessons play through without a fault;
 every kind of fault is named with its file, line and scene; steps land where they say."""
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from plyground.core import get_game
-from plyground.core.agents import parse_agent
-from plyground.core.lesson import (LessonError, check_lesson, compile_lesson, load_lesson,
-                                   read_lesson)
-from plyground.core.lessons import FOLDER, lesson_file, shipped
-from plyground.core.match import Match
-from plyground.core.record import record_of, save_record
+from plyground.core.agents.base import parse_agent
+from plyground.core.study.lesson import (LessonError, check_lesson, compile_lesson,
+                                         load_lesson, read_lesson)
+from plyground.core.study.lessons import FOLDER, lesson_file, shipped
+from plyground.core.play.match import Match
+from plyground.core.records.record import record_of, save_record
 from plyground.core.search.events import NodeEntered, NodeLeft, Recorder
 from plyground.core.search.replay import MctsReplay, TreeReplay, replay_for
 
@@ -36,7 +36,7 @@ def test_the_shipped_lessons_are_three_and_the_minimax_one_fits_the_machine(
     assert lesson_file("minimax") == lessons["minimax"] == FOLDER / "minimax.toml"
     [game] = {scene.game.id for scene in read_lesson(lessons["minimax"])[0].scenes}
     # without that game's package, its `otherwise`: the same lesson on Connect 4
-    from plyground.core import lessons as module
+    from plyground.core.study import lessons as module
 
     installed = [entry for entry in module.game_entries() if entry.id != game]
     monkeypatch.setattr(module, "game_entries", lambda: installed)

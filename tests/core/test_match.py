@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from plyground.core import BadSetting, IllegalMove, get_game
-from plyground.core.match import Match
+from plyground.core.play.match import Match
 
 GAME = get_game("connect4")
 

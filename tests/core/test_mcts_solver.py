@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from plyground.core import Budget, get_game, parse_agent
-from plyground.core.agents import BadSetting
+from plyground.core.agents.base import BadSetting
 from plyground.core.fast.c4solver import Solver
 from plyground.core.fast.connect4_mcts import Connect4Tree
 from plyground.core.fast.quarto import kernel_position

@@ -20,17 +20,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.core import parse_game
-from plyground.core.agents import BadSetting, agent_kinds, parse_agent, quoted
-from plyground.core.ga_profile import (DEFAULT_PROFILE, Profile, ProfileError,
-                                       load_profile, profile_json)
+from plyground.core.agents.base import BadSetting, agent_kinds, parse_agent, quoted
+from plyground.core.ga.profile import (DEFAULT_PROFILE, Profile, ProfileError, load_profile,
+                                       profile_json)
 from plyground.core.game import (BadOption, NotationError, PlygroundError, game_entry,
                                  get_game)
 from plyground.core.games.connect4 import Connect4
-from plyground.core.games.connect4_strategies import GENE_NAMES
-from plyground.core.gametree import GameTree
-from plyground.core.record import (KNOWN, RESULTS, UNFINISHED, GameRecord, RecordError,
-                                   format_record, load_record, parse_record,
-                                   said_outcome)
+from plyground.core.ga.strategies import GENE_NAMES
+from plyground.core.records.tree import GameTree
+from plyground.core.records.record import (KNOWN, RESULTS, UNFINISHED, GameRecord,
+                                           RecordError, format_record, load_record,
+                                           parse_record, said_outcome)
 
 FOUR_GAMES = ("connect4", "boom", "cephalopod", "quarto")
 # every rule set of the four games: each game with each of its variants' options

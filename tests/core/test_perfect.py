@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from plyground.core import Budget, PlygroundError, get_game, make_agent
-from plyground.core.c4book import default_book
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import Solver
-from plyground.core.perfect import ESTIMATE_NOTE, EXACT_NOTE, value_of
+from plyground.core.connect4.solver import ESTIMATE_NOTE, EXACT_NOTE, value_of
 from plyground.core.search.alphabeta import alphabeta_search
 from tests.core.positions import connect4_endgames as endgames
 

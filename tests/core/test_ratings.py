@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from plyground.core.ratings import ELO, elo_ratings
+from plyground.core.play.ratings import ELO, elo_ratings
 
 
 def games(a: int, b: int, wins: int, draws: int = 0, losses: int = 0):

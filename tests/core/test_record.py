@@ -1,4 +1,4 @@
-"""Game records (core/record.py) and game trees (core/gametree.py).
+"""Game records (core/records/record.py) and game trees (core/records/tree.py).
 
 Round trips for each game (variations, comments, a start position, finished, forfeited
 and unfinished games), every kind of error naming its line (and its move), loading and
@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from plyground.core import parse_game
 from plyground.core.game import IllegalMove, Outcome, PlygroundError
-from plyground.core.gametree import GameNode, GameTree
-from plyground.core.match import Match
-from plyground.core.record import (GameRecord, RecordError, format_record, load_record,
-                                   parse_record, record_of, save_record)
+from plyground.core.records.tree import GameNode, GameTree
+from plyground.core.play.match import Match
+from plyground.core.records.record import (GameRecord, RecordError, format_record,
+                                           load_record, parse_record, record_of,
+                                           save_record)
 from plyground.core.paths import write_atomically
 
 SPECS = ["connect4", "boom", "cephalopod", "cephalopod:rows=3,cols=3", "quarto"]

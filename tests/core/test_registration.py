@@ -4,7 +4,7 @@ names its id, and nothing outside an agent kind's own module compares its name.
 A game's own modules are the module of its rules (its factory's) and the modules its
 registration names for it alone (board, kernels, analysis...); files named after the
 game count too. An agent kind's own module is where its class is defined (and
-core/agents.py, the registry)."""
+core/agents/base.py, the registry)."""
 from __future__ import annotations
 
 import ast
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from plyground.core import game_entries
-from plyground.core.agents import agent_kinds
+from plyground.core.agents.base import agent_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("core", "tui")
@@ -89,7 +89,7 @@ def test_no_game_id_outside_its_own_modules():
 
 def test_no_agent_kind_compared_outside_its_own_module():
     kinds = agent_kinds()
-    registry = ROOT / "core" / "agents.py"
+    registry = ROOT / "core" / "agents" / "base.py"
     misplaced = []
     for path in python_files():
         source = path.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Game review (core/review.py): Connect 4's exact labels against plain minimax over the
+"""Game review (core/study/review.py): Connect 4's exact labels against plain minimax over the
 rules and the published scores, the thresholds and the accuracy formula, other games'
 labels as estimates and their proven endgames as exact."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import random
 import pytest
 
 from plyground.core import get_game
-from plyground.core.perfect import value_of
-from plyground.core.review import (DEFAULT_SCALE, LABELS, MoveReview, Review,
-                                   expected_score, label_of, review)
+from plyground.core.connect4.solver import value_of
+from plyground.core.study.review import (DEFAULT_SCALE, LABELS, MoveReview, Review,
+                                         expected_score, label_of, review)
 from plyground.core.values import MEAN, WIN, is_decisive, terminal_value
 from tests.core.positions import connect4_endgames, quarto_endgames
 from tests.core.test_c4solver import rules_score
@@ -241,8 +241,8 @@ def test_an_mcts_review_is_an_estimate_on_the_mean_scale():
 # --- in the engine (the app's review: engine.ReviewRequest) ----------------------------
 
 def test_a_review_in_the_engine_gives_the_review_of_the_core_with_its_progress():
-    from plyground.core.engine import Engine, ReviewRequest
-    from plyground.core.review import ReviewProgress
+    from plyground.core.play.worker import Engine, ReviewRequest
+    from plyground.core.study.review import ReviewProgress
 
     start = CONNECT4.parse_position("5554224333234511764415115")
     moves, state = [], start
@@ -264,7 +264,7 @@ def test_a_review_in_the_engine_gives_the_review_of_the_core_with_its_progress()
 
 
 def test_a_review_request_with_an_illegal_move_fails_with_the_rules_reason():
-    from plyground.core.engine import Engine, EngineError, ReviewRequest
+    from plyground.core.play.worker import Engine, EngineError, ReviewRequest
 
     with Engine() as engine, pytest.raises(EngineError, match="full"):
         engine.run(ReviewRequest("connect4", "111111", ("1",)))

@@ -1,4 +1,4 @@
-"""core/spawn.py: children start out of Ctrl-C's reach, and the parent keeps its own
+"""core/play/spawn.py: children start out of Ctrl-C's reach, and the parent keeps its own
 mask whatever happens while it starts one."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from plyground.core.spawn import current_mask, spawn_context
+from plyground.core.play.spawn import current_mask, spawn_context
 from tests.processes import as_from_a_terminal
 
 
@@ -51,7 +51,7 @@ def test_ctrl_c_just_as_sigint_is_blocked_leaves_the_parents_mask_as_it_was(monk
 INTERRUPTED_AS_A_WORKER_STARTS = """
 import signal
 from plyground.core import get_game, parse_agent, spawn
-from plyground.core.tournament import run_match
+from plyground.core.play.tournament import run_match
 
 real_start = spawn.SpawnedProcess.start
 started = []

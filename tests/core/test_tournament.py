@@ -11,8 +11,8 @@ import pytest
 
 from plyground.core import get_game, parse_agent
 from plyground.core.search.control import SearchStopped, StopFlag
-from plyground.core.tournament import (GameResult, Tally, match_game, play_game,
-                                       run_match, tally, turns)
+from plyground.core.play.tournament import (GameResult, Tally, match_game, play_game,
+                                            run_match, tally, turns)
 
 GAME = get_game("connect4")
 SMALL = get_game("cephalopod", rows=3, cols=3)

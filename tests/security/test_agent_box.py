@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from plyground.core import BadSetting, get_game, make_agent, parse_agent
-from plyground.core.agents import AgentFault
-from plyground.core.isolation import Isolation
+from plyground.core.agents.base import AgentFault
+from plyground.core.play.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
-from plyground.core.tournament import match_game
+from plyground.core.play.tournament import match_game
 from tests.processes import descendants, still_running
 
 ROOT = Path(__file__).resolve().parents[2]

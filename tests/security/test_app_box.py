@@ -1,5 +1,5 @@
 """In the app, a Python bot from outside decides in the same box as in a `demo` or a
-`match` (core/isolation.py): a process of its own under its memory limit, whose group
+`match` (core/play/isolation.py): a process of its own under its memory limit, whose group
 is killed when its game or the app ends, and whose reports still reach the inspector
 live. The bots are those of tests/plugins/bots."""
 from __future__ import annotations
@@ -24,7 +24,7 @@ PATIENT_BOT = '''
 import os
 import time
 
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 class Patient(Bot):
     settings = {"go": ""}

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core.ga_profile import ProfileError, load_profile
-from plyground.core.lesson import read_lesson
+from plyground.core.ga.profile import ProfileError, load_profile
+from plyground.core.study.lesson import read_lesson
 from plyground.core.paths import MAX_FILE_BYTES, NotReplaced, parse_toml, \
     read_text_file, write_atomically
-from plyground.core.record import format_record, load_record
+from plyground.core.records.record import format_record, load_record
 from plyground.tui import themes
 from plyground.tui.app import ServedLimits
 from plyground.tui.screens.save import SaveScreen

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core.history import History
-from plyground.core.record import parse_record
+from plyground.core.records.history import History
+from plyground.core.records.record import parse_record
 from tests.tui.helpers import SIZE, make_app, record_notifications, wait_until
 
 RECORD = '[Game "connect4"]\n[First "human"]\n[Second "human"]\n\n1. 4 4 2. 3\n'

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Input, Select, Static
 
-from plyground.core.lesson import check_lesson, within_ceiling
-from plyground.core.agents import parse_agent
-from plyground.core.record import load_record
+from plyground.core.study.lesson import check_lesson, within_ceiling
+from plyground.core.agents.base import parse_agent
+from plyground.core.records.record import load_record
 from plyground.core.search.control import Budget
 from plyground.core.trust import NeedsTrust, outside_code, untrusted
 from plyground.tui.app import ServedLimits
@@ -35,7 +35,7 @@ def marked(tmp_path, monkeypatch):
     (tmp_path / "evil.py").write_text(
         "from pathlib import Path\n"
         "Path(__file__).with_name('imported').write_text('ran')\n"
-        "from plyground.core.bot import Bot\n"
+        "from plyground.core.agents.bot import Bot\n"
         "class Bot1(Bot):\n"
         "    def choose(self, state, seconds):\n"
         "        return state.moves()[0]\n")

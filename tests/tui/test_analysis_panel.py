@@ -9,7 +9,7 @@ from textual.app import App
 
 from plyground.core import get_game
 from plyground.core.fast.c4solver import INVALID, Solver
-from plyground.core.perfect import value_of
+from plyground.core.connect4.solver import value_of
 from plyground.core.search.events import AnalysisProgress, Bound, MoveValue, SearchDone
 from plyground.core.values import WIN, describe_value
 from plyground.tui.widgets.analysis import HIDDEN_TEXT, LEGEND, AnalysisPanel

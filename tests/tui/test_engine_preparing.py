@@ -2,7 +2,7 @@
 game screen says the engine is preparing; no thinking time runs over an empty view."""
 from __future__ import annotations
 
-from plyground.core.engine import EngineStarted
+from plyground.core.play.worker import EngineStarted
 from plyground.tui.screens.game import GameScreen
 from tests.tui.helpers import SIZE, make_app, settled, status_text
 

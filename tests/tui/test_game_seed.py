@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from plyground.core import parse_agent
-from plyground.core.match import seeded
+from plyground.core.play.match import seeded
 from plyground.core.rng import derive_seed
 from plyground.tui import cli
 from plyground.tui.screens.result import ResultScreen

@@ -9,8 +9,8 @@ from textual.widgets import Input, Select
 
 from plyground.core import get_game, parse_game
 from plyground.core.game import Outcome
-from plyground.core.history import History, moves_of_line, played_record
-from plyground.core.record import format_record
+from plyground.core.records.history import History, moves_of_line, played_record
+from plyground.core.records.record import format_record
 from plyground.tui.screens.games import ConfirmDelete, GamesScreen, GameTable
 
 from .helpers import SIZE, wait_until

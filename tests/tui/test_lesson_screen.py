@@ -2,8 +2,8 @@
 slides wherever the focus is, and each slide shows its board, caption and search."""
 from __future__ import annotations
 
-from plyground.core.lesson import load_lesson
-from plyground.core.lessons import shipped
+from plyground.core.study.lesson import load_lesson
+from plyground.core.study.lessons import shipped
 from plyground.tui.app import create_app
 from plyground.tui.screens.lesson import LessonScreen
 from plyground.tui.widgets.inspector import Inspector

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from plyground.core.engine import EngineEvents
+from plyground.core.play.worker import EngineEvents
 from plyground.tui.screens.game import LIVE_INTERVAL, GameScreen
 from plyground.tui.widgets.inspector import Inspector
 from plyground.tui.widgets.inspector.mcts_view import MctsView

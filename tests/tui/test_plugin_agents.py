@@ -11,7 +11,7 @@ from plyground.tui.widgets.inspector.info_view import InfoView
 from .helpers import make_app, settled, status_text, wait_until
 
 TALKING_BOT = '''
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 class Talker(Bot):
     """Plays the first legal move and says so."""
@@ -23,7 +23,7 @@ class Talker(Bot):
 '''
 
 FAILING_BOT = '''
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 class Failing(Bot):
     def decide(self, state, budget):
@@ -120,7 +120,7 @@ def test_a_plugin_from_the_command_line_gets_its_own_menu_entry(tmp_path):
 
 HUNG_BOT = '''
 import time
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 class Hung(Bot):
     def decide(self, state, budget):

@@ -1,12 +1,12 @@
 """The review in the app (`e`): the game's moves reviewed in the review engine, their
 labels in the move list, the accuracies and the value graph under the board, a click
-on the graph views that ply (issue 15). The review itself (core/review.py) is tested
+on the graph views that ply (issue 15). The review itself (core/study/review.py) is tested
 against the solver in tests/core/test_review.py; here the app must show what it gives."""
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from plyground.core.review import review
+from plyground.core.study.review import review
 from plyground.tui.review_labels import GLYPHS
 from plyground.tui.value_chart import plies_of
 from plyground.tui.widgets.review_panel import ReviewPanel

@@ -10,8 +10,8 @@ import io
 import pytest
 from rich.console import Console
 
-from plyground.core.history import History
-from plyground.core.record import format_record, load_record
+from plyground.core.records.history import History
+from plyground.core.records.record import format_record, load_record
 from plyground.tui.screens.result import ResultScreen
 
 from .helpers import SIZE, SMALL, make_app, settled, status_text, wait_until

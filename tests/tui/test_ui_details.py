@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Label, Select
 
-from plyground.core.history import History
+from plyground.core.records.history import History
 from plyground.tui.screens.games import GamesScreen, GameTable
 from plyground.tui.screens.help import INSPECTOR_SYMBOLS
 from plyground.tui.screens.result import ResultScreen, sentence

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from plyground.core.game import parse_game
-from plyground.core.history import History, played_record
-from plyground.core.record import format_record, load_record
+from plyground.core.records.history import History, played_record
+from plyground.core.records.record import format_record, load_record
 from plyground.tui.screens.save import SaveScreen
 from plyground.tui.widgets.move_list import MoveList
 from tests.tui.helpers import (SIZE, make_app, record_notifications, status_text,

@@ -18,16 +18,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.agents import parse_agent
-from plyground.core.analysis import can_analyse
-from plyground.core.engine import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
-                                   EngineEvents, EngineFailed, EngineForfeit,
-                                   EngineStarted, EngineWarning, SearchRequest)
+from plyground.core.agents.base import parse_agent
+from plyground.core.connect4.analysis import can_analyse
+from plyground.core.play.worker import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
+                                        EngineEvents, EngineFailed, EngineForfeit,
+                                        EngineStarted, EngineWarning, SearchRequest)
 from plyground.core.game import IllegalMove, PlygroundError
-from plyground.core.gametree import GameNode, GameTree
-from plyground.core.history import History
-from plyground.core.record import now, record_of
-from plyground.core.match import Match
+from plyground.core.records.tree import GameNode, GameTree
+from plyground.core.records.history import History
+from plyground.core.records.record import now, record_of
+from plyground.core.play.match import Match
 from plyground.core.search.control import Budget
 from plyground.core.search.events import (AnalysisProgress, IterationDone, MctsSnapshot,
                                           TraceProgress)

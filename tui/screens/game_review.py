@@ -1,5 +1,5 @@
 """The game screen's review (`e`): the game's moves reviewed in the app's review engine
-(core/review.py, as `plyground review` does), then labelled in the move list, with the
+(core/study/review.py, as `plyground review` does), then labelled in the move list, with the
 value graph and each side's accuracy under the board (widgets/review_panel.py).
 
 The review judges the main line as it is when `e` is pressed; it stays with those
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from plyground.core.engine import (EngineDone, EngineEvents, EngineFailed,
-                                   EngineWarning, ReviewRequest)
-from plyground.core.review import ReviewProgress
+from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
+                                        EngineWarning, ReviewRequest)
+from plyground.core.study.review import ReviewProgress
 
 from ..widgets.review_panel import ReviewPanel
 from ..widgets.value_graph import ValueGraph

@@ -1,4 +1,4 @@
-"""The Games screen: the game history (core/history.py) in a table, newest first,
+"""The Games screen: the game history (core/records/history.py) in a table, newest first,
 filtered by game, player and result as the filters change. Enter or a click on a row
 dismisses the screen with that game's id (Esc: None); the caller opens it with
 `History().get(id)`. `d` deletes a game after a confirmation. A history that cannot
@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Select, Static
 
 from plyground.core import PlygroundError
 from plyground.core.game import game_entries
-from plyground.core.history import GameSummary, History
+from plyground.core.records.history import GameSummary, History
 
 from .dialog import Dialog
 

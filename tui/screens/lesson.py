@@ -3,7 +3,7 @@
 A large board, the caption under it, and the inspector beside it: the search a step ran
 (its tree or its table, and the decision), or the event of the recorded search a step
 stands on. Space, Enter or → moves on; ← or Backspace goes back; Home and End jump.
-Every slide was made before the screen opened (core/lesson.py), so moving is instant.
+Every slide was made before the screen opened (core/study/lesson.py), so moving is instant.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.lesson import Lesson, Slide
+from plyground.core.study.lesson import Lesson, Slide
 
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from plyground.core.paths import NotReplaced, write_atomically
-from plyground.core.record import GameRecord, format_record
+from plyground.core.records.record import GameRecord, format_record
 
 from .dialog import Dialog
 

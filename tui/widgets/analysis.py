@@ -9,7 +9,7 @@ the panel is handed a position (its own clock: no message from the solver is nee
 
 "in 5" counts the moves of the side that wins, this one included when it is the side
 to move (values.py's `describe_value`). The screen runs the analysis in its own process
-(core/analysis.py) and hands the panel what comes back.
+(core/connect4/analysis.py) and hands the panel what comes back.
 """
 from __future__ import annotations
 

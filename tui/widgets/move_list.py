@@ -17,9 +17,9 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from plyground.core.gametree import GameNode, GameTree
-from plyground.core.record import number
-from plyground.core.review import MoveReview
+from plyground.core.records.tree import GameNode, GameTree
+from plyground.core.records.record import number
+from plyground.core.study.review import MoveReview
 
 from ..review_labels import GLYPHS, LABEL_STYLES
 

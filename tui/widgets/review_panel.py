@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from plyground.core.review import MoveReview, Review
+from plyground.core.study.review import MoveReview, Review
 
 from ..review_labels import ESTIMATE_MARK, label_text
 from .value_graph import ValueGraph

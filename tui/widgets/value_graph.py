@@ -1,4 +1,4 @@
-"""The value graph: a game's value per ply (-1..1, for the first side; core/review.py
+"""The value graph: a game's value per ply (-1..1, for the first side; core/study/review.py
 computes it) as bars up and down from a zero line, as wide as the widget, with the
 ply on the board marked. `show(values, current)` draws it; a click on a column asks
 for its ply (`ValueGraph.Chosen`).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from plyground.core.bot import Bot
+from plyground.core.agents.bot import Bot
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from plyground.core import IllegalMove, NotationError, Outcome, get_game
-from plyground.core.perft import distinct_positions, perft
+from plyground.core.study.perft import distinct_positions, perft
 from plyground.core.values import WIN
 from plyground_tictactoe.rules import GAME, LINES, TicTacToeState
 from plyground_tictactoe.text import render

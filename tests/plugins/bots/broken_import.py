@@ -1,5 +1,5 @@
 """A plugin that fails as it is imported."""
-from plyground.core import bot
+from plyground.core.agents import bot
 
 raise RuntimeError("this bot is broken")
 

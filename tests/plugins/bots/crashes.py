@@ -1,5 +1,5 @@
 """A bot that raises in decide."""
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

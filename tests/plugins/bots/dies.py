@@ -1,7 +1,7 @@
 """A bot whose process ends on its third move, as a crash in native code would."""
 import os
 
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

@@ -1,6 +1,6 @@
 """A bot with a setting of each kind a bot can have (a whole number, a flag, a word):
 the parser tests read specs for it. It plays the first legal move."""
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

@@ -2,7 +2,7 @@
 it says which process it runs in."""
 import os
 
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

@@ -1,7 +1,7 @@
 """A bot that never answers: it sleeps and never looks at the clock."""
 import time
 
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

@@ -1,6 +1,6 @@
 """A bot that takes 3 GiB of address space at its first move and keeps it (`bytes`
 of that size: the pages are never touched, so it costs no real memory)."""
-from plyground.core import bot
+from plyground.core.agents import bot
 
 hoard = []
 

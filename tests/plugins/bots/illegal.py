@@ -1,5 +1,5 @@
 """A bot that returns a move no game has."""
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

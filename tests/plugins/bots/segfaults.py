@@ -4,7 +4,7 @@ import os
 import resource
 import signal
 
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

@@ -1,7 +1,7 @@
 """A bot that sleeps far past its time budget (but not forever)."""
 import time
 
-from plyground.core import bot
+from plyground.core.agents import bot
 
 
 class Bot(bot.Bot):

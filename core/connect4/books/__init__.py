@@ -1,0 +1,1 @@
+"""Shipped data of the Connect 4 opening book (see core/connect4/book.py)."""

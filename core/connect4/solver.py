@@ -1,0 +1,118 @@
+"""Perfect play in Connect 4: the solver's scores as search values, and the decision of
+the `perfect` agent.
+
+The solver scores a position for the side to move as 22 - k for a win with its k-th
+stone (rules/connect4.md); searches value a win as WIN - ply, the ply count once the
+winning stone is down (values.py). A side's k-th stone is ply 2k - 1 for the first
+side and 2k for the second, so the two scales convert exactly.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+from ..search.alphabeta import alphabeta_search
+from ..search.control import Budget, SearchControl
+from ..search.events import Bound, MoveValue, SearchDone
+from ..values import WIN
+
+STONES = 22  # a win with the k-th stone scores 22 - k
+RATE_GUESS = 4_000_000  # solver nodes a second, until this process has measured its own
+EXACT_NOTE = "exact: solved"
+ESTIMATE_NOTE = "estimate: not solved in time, Alpha-Beta's values"
+
+_lock = threading.Lock()  # one search at a time uses the process's solver
+_solver = None
+_compiled = False
+_timed = [0.0, 0]  # seconds and nodes of this process's solves, for the node limit
+
+
+def value_of(score: int, ply: int) -> int:
+    """The search value of a solver score for the side to move at `ply`."""
+    if score == 0:
+        return 0
+    mover = ply % 2
+    winner = mover if score > 0 else 1 - mover
+    stone = STONES - abs(score)  # the winner's winning stone is its k-th
+    won_at = 2 * stone - 1 + winner
+    return WIN - won_at if score > 0 else -(WIN - won_at)
+
+
+def shared_solver():
+    """This process's solver: its table (128 MB) is made once and kept, its bounds
+    serving every later position. Use it under `_lock`."""
+    global _solver
+    if _solver is None:
+        from ..fast.c4solver import Solver
+
+        _solver = Solver()
+    return _solver
+
+
+def warm_up() -> None:
+    """Make the process's solver and compile its kernels (or load them from numba's
+    cache), so that the first move does not wait for them."""
+    global _compiled
+    from ..fast import c4solver
+
+    with _lock:
+        if not _compiled:
+            c4solver.warm_up(shared_solver())
+            _compiled = True
+
+
+def exact_values(state, scores: dict[int, int]) -> tuple[MoveValue, ...]:
+    """The search values of the columns' solver scores, by column."""
+    return tuple(MoveValue(column, value_of(score, state.ply), Bound.EXACT)
+                 for column, score in sorted(scores.items()))
+
+
+def exact_decision(state, scores: dict[int, int], work: int, elapsed: float,
+                   note: str = EXACT_NOTE) -> SearchDone:
+    """The decision from the columns' solver scores (some at least): the best-scoring
+    column (the fastest win, the slowest loss; ties to the centre), and every scored
+    column's value."""
+    from ..fast.c4solver import CELLS, ORDER
+
+    best = max((int(column) for column in ORDER if int(column) in scores),
+               key=scores.__getitem__)  # max keeps the first of a tie
+    return SearchDone(best, value_of(scores[best], state.ply), (best,), work, elapsed,
+                      CELLS - state.ply, exact_values(state, scores), note,
+                      exact=note == EXACT_NOTE)
+
+
+def solved_decision(state, control: SearchControl) -> SearchDone | None:
+    """The best-scoring move (the fastest win, the slowest loss; ties to the centre)
+    with every column's exact value, or None if the solve would not end in half the
+    time left (the other half is Alpha-Beta's)."""
+    from ..fast.c4solver import INVALID
+
+    warm_up()  # at once if the agent was prepared; never timed as solving
+    left = control.time_left()
+    rate = _timed[1] / _timed[0] if _timed[0] > 0.05 else RATE_GUESS
+    limit = None if left is None else max(1, int(left / 2 * rate))
+    with _lock:
+        solver = shared_solver()
+        started, nodes = time.perf_counter(), solver.nodes
+        scores = solver.analyze(state, nodes=limit)
+        nodes = solver.nodes - nodes
+    _timed[0] += time.perf_counter() - started
+    _timed[1] += nodes
+    if scores is None:
+        return None
+    return exact_decision(state, {column: score for column, score in enumerate(scores)
+                                  if score != INVALID}, nodes, control.elapsed())
+
+
+def perfect_search(state, budget: Budget, observer, control: SearchControl,
+                   exact_root: bool) -> SearchDone:
+    done = solved_decision(state, control)
+    if done is not None:
+        return done
+    from ..fast import tree_backend
+
+    fallback = alphabeta_search(state.game, state, budget, observer, control,
+                                backend=tree_backend(state.game), exact_root=exact_root)
+    note = ESTIMATE_NOTE + (f"; {fallback.note}" if fallback.note else "")
+    return replace(fallback, note=note)

@@ -1,0 +1,1 @@
+"""The genetic-algorithm agent for Connect 4: its strategies, profiles and trainer."""

@@ -1,0 +1,1 @@
+"""Shipped profiles of the `ga` agent (data only; see core/ga/profile.py)."""

@@ -1,1 +1,0 @@
-"""Shipped profiles of the `ga` agent (data only; see core/ga_profile.py)."""

@@ -1,0 +1,1 @@
+"""Study: reviewing a game, lessons, perft."""

@@ -1,0 +1,508 @@
+"""Game review: every move of a game's main line labelled best, good, inaccuracy,
+mistake or blunder, each side's accuracy, and a value per position for a graph
+(`plyground review`, and the app's review key).
+
+Each position of the main line is analysed once. A move is judged by two values, both
+for the side that played it: the value of the best move in its position, and the value
+of the move played.
+
+Connect 4: exact labels. The solver (core/connect4/solver.py; the opening book answers the
+first positions, the later ones solve fast) scores each position of the game, last
+first so that its table serves the earlier ones; a move's score is minus the next
+position's (or the win or draw it made at once). In the solver's terms (for the side
+to move, a win with its k-th stone scores 22 - k):
+
+    best        the move keeps the position's score: optimal;
+    inaccuracy  it keeps the result but wins later, or loses sooner;
+    blunder     it changes the result: a win thrown to a draw or a loss, a draw to a
+                loss.
+
+(good and mistake do not occur: exact scores leave nothing in between.)
+
+Other games: estimates from a search at a fixed budget, proven values exact. Alpha-Beta
+searches each position with every root move in a full window (`exact_root`), so each
+move gets its own value at the same depth; the budget is a node count or a depth, never
+a clock, so a review is the same every time (each game's `review` in its registration, stated in the output;
+`--agent` picks another, MCTS too). Each value becomes an expected score E for the side
+that moved: 1 for a proven win, 0 for a proven loss; for a heuristic value v,
+E = 1 / (1 + 3^(-v/s)), where s is the game's scale (its `review_scale`: the heuristic figure worth
+75 %); an MCTS mean result (a draw counts ½) is E itself. The loss is
+E(best) - E(played):
+
+    best        the analyser's best move, or one of the same value;
+    good        a loss under 0.05;
+    inaccuracy  a loss under 0.10, or a proven win kept but made slower (a proven loss
+                made sooner), as in Connect 4;
+    mistake     a loss under 0.15;
+    blunder     a loss of 0.15 or more: so any proven result thrown away (a loss of at
+                least ½), as in Connect 4.
+
+These are Connect 4's rules too, with exact values: every label comes from one rule. A
+label is exact when both values are: the solver's, a decisive value a search proved (a
+forced win or loss within its depth), or a search that saw every line to the end of the
+game (Quarto's endgames); else it is an estimate.
+
+Accuracy: the share of a side's moves labelled best or good, in percent (None for a
+side that made no move).
+
+The graph: each position's value for the first side, from -1 (the second side wins) to
++1 (the first side wins): 2E - 1 of the best move's value for the side to move there,
+negated when that is the second side; a proven result is -1, 0 or +1, and so is the
+game's end.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..agents.base import Agent, BadSetting, check_plays, parse_agent
+from ..game import Game, Move, State
+from ..search.events import Bound, SearchDone
+from ..values import (MEAN, SCORE, describe_value, is_decisive, moves_to_end, proven,
+                      terminal_value)
+
+LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+# a loss (of expected score) under each gives that label; from the last, a blunder
+GOOD_LOSS, INACCURACY_LOSS, MISTAKE_LOSS = 0.05, 0.10, 0.15
+CREDITED = ("best", "good")  # the labels accuracy counts
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a game's moves are judged when no agent is named: `agent` for every
+    position, but `endgame` for those whose game ends within `endgame_plies` plies
+    (the game's `plies_left_at_most`)."""
+
+    agent: str
+    endgame: str | None = None
+    endgame_plies: int = 0
+
+    def describe(self) -> str:
+        if self.endgame is None:
+            return self.agent
+        return (f"{self.agent}; {self.endgame} within {self.endgame_plies} plies of "
+                "the end")
+
+
+# Each game declares how it is reviewed (GameEntry.review, review_scale): budgets that
+# review a full game in under a minute or so on one core (the README gives figures).
+DEFAULT_SCALE = 100.0  # a game that declares no review_scale (GameEntry's default)
+SOLVER = "the exact solver (opening book, then search)"
+
+
+@dataclass(frozen=True)
+class ReviewProgress:
+    """Live, from a review in the engine (engine.ReviewRequest): `done` positions of
+    `total` analysed."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the main line, judged. Values are for the side that played it, on
+    the analyser's scale (values.py: `describe_value` reads them)."""
+
+    ply: int  # the ply count of the position the move was played in
+    side: int  # who played it: 0 the first side, 1 the second
+    move: Move
+    best_move: Move  # a best move there (the move itself when it was one)
+    played_value: float
+    best_value: float
+    loss: float  # expected score lost, 0..1 (see the module's doc)
+    label: str
+    played_exact: bool  # whether each value is proven
+    best_exact: bool
+    scale: str = SCORE  # SCORE or MEAN, as values.py
+
+    @property
+    def exact(self) -> bool:
+        """Both values proven: the label is exact."""
+        return self.played_exact and self.best_exact
+
+    @property
+    def played_text(self) -> str:
+        return self.describe(self.played_value, self.played_exact)
+
+    @property
+    def best_text(self) -> str:
+        return self.describe(self.best_value, self.best_exact)
+
+    @property
+    def note(self) -> str:
+        """Why an inaccuracy that looks worse is mild, "" for the other moves: it kept
+        the proven result (module doc), a win won later, or a loss lost sooner, be it
+        by letting a win in 1 through."""
+        if self.label != "inaccuracy" or not (is_decisive(self.best_value)
+                                              and is_decisive(self.played_value)):
+            return ""
+        if self.best_value > 0:
+            return "still wins, only later"
+        if moves_to_end(self.played_value, self.ply) == 1:
+            return "lets a win in 1 through, but the game was already lost"
+        return "loses sooner, but the game was already lost"
+
+    def describe(self, value: float, exact: bool) -> str:
+        """`win in 5`, `draw` (a proven one), `+35`, `58.9% mean result`."""
+        if exact and value == 0 and self.scale == SCORE:
+            return "draw"
+        return describe_value(value, self.ply, self.scale)
+
+
+@dataclass
+class Review:
+    game: Game
+    start: State
+    moves: list[MoveReview]
+    values: list[float | None]  # each position's value for the first side, -1..1
+    analyser: str  # what judged the moves, with its budget
+    elapsed: float = 0.0  # seconds the review took
+    scale: float = DEFAULT_SCALE  # the heuristic units worth 75 % (module doc)
+
+    @property
+    def exact(self) -> bool:
+        """Whether every label is exact."""
+        return all(move.exact for move in self.moves)
+
+    def side_moves(self, side: int) -> list[MoveReview]:
+        return [move for move in self.moves if move.side == side]
+
+    def accuracy(self, side: int) -> float | None:
+        """The share of the side's moves labelled best or good, in percent."""
+        moves = self.side_moves(side)
+        if not moves:
+            return None
+        return 100 * sum(move.label in CREDITED for move in moves) / len(moves)
+
+    def counts(self, side: int) -> dict[str, int]:
+        """How many of the side's moves got each label."""
+        moves = self.side_moves(side)
+        return {label: sum(move.label == label for move in moves) for label in LABELS}
+
+    def to_dict(self) -> dict:
+        """The review as plain data (`plyground review --json`)."""
+        game = self.game
+        return {
+            "game": game.spec,
+            "position": "" if self.start == game.start() else
+            game.format_position(self.start),
+            "analyser": self.analyser,
+            "exact": self.exact,
+            "elapsed": round(self.elapsed, 3),
+            "thresholds": {"good": GOOD_LOSS, "inaccuracy": INACCURACY_LOSS,
+                           "mistake": MISTAKE_LOSS, "scale": self.scale},
+            "moves": [{
+                "ply": move.ply, "side": game.side_labels[move.side],
+                "move": game.format_move(move.move), "label": move.label,
+                "note": move.note,
+                "exact": move.exact, "played_exact": move.played_exact,
+                "best_exact": move.best_exact,
+                "best_move": game.format_move(move.best_move),
+                "played_value": move.played_value, "played": move.played_text,
+                "best_value": move.best_value, "best": move.best_text,
+                "loss": round(move.loss, 4)} for move in self.moves],
+            "accuracy": {label: self.accuracy(side)
+                         for side, label in enumerate(game.side_labels)},
+            "counts": {label: self.counts(side)
+                       for side, label in enumerate(game.side_labels)},
+            "values": [None if value is None else round(value, 4)
+                       for value in self.values],
+        }
+
+
+# --- judging a move ------------------------------------------------------------------
+
+def expected_score(value: float, scale: str = SCORE,
+                   units: float = DEFAULT_SCALE) -> float:
+    """The expected score (0..1) a value gives the side it is for (module doc)."""
+    if scale == MEAN:
+        return float(value)
+    if is_decisive(value):
+        return 1.0 if value > 0 else 0.0
+    exponent = max(-60.0, min(60.0, -value / units))
+    return 1.0 / (1.0 + 3.0 ** exponent)
+
+
+def label_of(best_value: float, played_value: float, loss: float,
+             is_best: bool) -> str:
+    """The label of a move (module doc): `is_best` if it is the analyser's best move or
+    as good; `loss` its expected score lost."""
+    if is_best:
+        return "best"
+    if is_decisive(best_value) and is_decisive(played_value) and \
+            (best_value > 0) == (played_value > 0):
+        return "inaccuracy"  # the same proven result, reached later or sooner
+    for label, under in (("good", GOOD_LOSS), ("inaccuracy", INACCURACY_LOSS),
+                         ("mistake", MISTAKE_LOSS)):
+        if loss < under:
+            return label
+    return "blunder"
+
+
+def graph_value(value: float, side: int, scale: str = SCORE,
+                units: float = DEFAULT_SCALE) -> float:
+    """A position's value for the first side, -1..1, from `value` for `side` (the
+    side to move there)."""
+    mine = 2 * expected_score(value, scale, units) - 1
+    return mine if side == 0 else 0.0 - mine
+
+
+def end_value(state: State) -> float:
+    """A finished game's value for the first side: +1, 0 or -1."""
+    outcome = state.outcome()
+    return 0.0 if outcome.winner is None else (1.0 if outcome.winner == 0 else -1.0)
+
+
+@dataclass
+class Verdict:
+    """One position analysed: the best move, each move's value for the side to move
+    (those the analyser gave), and which values are proven."""
+
+    best_move: Move
+    best_value: float
+    values: dict[Move, float] = field(default_factory=dict)
+    exact: set = field(default_factory=set)  # the moves whose values are proven
+    best_exact: bool = False
+    scale: str = SCORE
+
+
+def judge(state: State, move: Move, verdict: Verdict, played_value: float,
+          played_exact: bool, units: float) -> MoveReview:
+    scale = verdict.scale
+    best_value = verdict.best_value
+    is_best = move == verdict.best_move or (scale == SCORE and played_value >= best_value)
+    loss = max(0.0, expected_score(best_value, scale, units)
+               - expected_score(played_value, scale, units))
+    return MoveReview(state.ply, state.to_move, move,
+                      move if is_best else verdict.best_move, played_value, best_value,
+                      0.0 if is_best else loss,
+                      label_of(best_value, played_value, loss, is_best),
+                      played_exact, verdict.best_exact, scale)
+
+
+# --- the analysers ---------------------------------------------------------------------
+
+Progress = Callable[[int, int], None]  # (positions analysed, positions to analyse)
+
+
+Judged = tuple[list[MoveReview], list[float | None]]  # the moves, the graph's values
+
+
+def solver_review(states: list[State], moves: list[Move],
+                  progress: Progress | None) -> Judged:
+    """Connect 4, exact: the solver's score of every position, the last first (its
+    table then serves the earlier ones). A position whose move played scores what the
+    next position says is known to score at least that: one null-window search tells
+    whether the move was best, which it mostly is, and the score with it; only the
+    others are solved whole."""
+    from ..connect4 import solver
+    from ..connect4.book import move_score
+
+    solver.warm_up()
+    open_positions = [index for index, state in enumerate(states)
+                      if state.outcome() is None]
+    scores: dict[int, int] = {}
+    played: dict[int, int] = {}  # each move's score for the side that played it
+    with solver._lock:
+        solver = solver.shared_solver()
+        for done, index in enumerate(reversed(open_positions), start=1):
+            state = states[index]
+            if index < len(moves):
+                played[index] = move_score(state, moves[index],
+                                           lambda child: scores[index + 1])
+                floor = played[index]
+                scores[index] = floor if at_most(solver, state, floor) \
+                    else solver.solve(state)
+            else:  # the game's last position, still open
+                scores[index] = solver.solve(state)
+            if progress is not None:
+                progress(done, len(open_positions))
+        reviews = []
+        for index, (state, move) in enumerate(zip(states, moves)):
+            best = scores[index]
+            best_move = move
+            if played[index] != best:  # a best move to show: the first keeping it
+                best_move = next(column for column in candidates(solver, state, move)
+                                 if keeps_score(solver, state, column, best))
+            verdict = Verdict(best_move, solver.value_of(best, state.ply),
+                              best_exact=True)
+            reviews.append(judge(state, move, verdict,
+                                 solver.value_of(played[index], state.ply), True,
+                                 DEFAULT_SCALE))
+    values = [end_value(state) if index not in scores else
+              float(((scores[index] > 0) - (scores[index] < 0)) * (1 - 2 * state.to_move))
+              for index, state in enumerate(states)]
+    return reviews, values
+
+
+def candidates(solver, state: State, played: int) -> list[int]:
+    """The columns that may keep `state`'s score, other than `played`: first the one
+    the solver's table says proved a lower bound there last (often the best move),
+    then the centre columns first."""
+    from ..fast import c4solver
+
+    position, mask, _ = c4solver.kernel_position(state)
+    entry = int(c4solver.probe(solver.table, position + mask))
+    hint = ((entry >> int(c4solver.MOVE_SHIFT)) & 7) - 1 if entry else -1
+    order = [hint] + [int(column) for column in c4solver.ORDER if column != hint]
+    return [column for column in order if column != played and column in state.moves()]
+
+
+def at_most(solver, state: State, score: int) -> bool:
+    """Whether `state`, a game still open, scores `score` or less: its book score, a
+    win at once, or one null-window search (a few times faster than a whole solve,
+    which narrows the score with several)."""
+    from ..fast import c4solver
+
+    known = solver.book.score(state) if solver.book is not None else None
+    if known is not None:
+        return known <= score
+    position, mask, stones = c4solver.kernel_position(state)
+    if c4solver.winning_cells(position, mask) & c4solver.playable(mask):
+        return (c4solver.CELLS + 1 - stones) // 2 <= score  # it wins at once
+    solver.limit(None)
+    return c4solver.negamax(position, mask, stones, score, score + 1, solver.table,
+                            solver.scratch) <= score
+
+
+def keeps_score(solver, state: State, column: int, score: int) -> bool:
+    """Whether playing `column` scores `score` or more for the side to move."""
+    from ..connect4.book import move_score
+
+    child = state.play(column)
+    if child.outcome() is not None:  # a four, or the last cell: no search
+        return move_score(state, column, None) >= score
+    return at_most(solver, child, -score)
+
+
+def search_verdict(agent: Agent, state: State) -> Verdict:
+    """The agent's analysis of `state`, every root move valued where it can."""
+    done = agent.decide(state, exact_root=True)
+    if done.value is None:
+        raise BadSetting(f"{agent.label} gives no values: a review needs an agent that "
+                         "searches (alphabeta, minimax, mcts...)")
+    values, exact = {}, set()
+    for move_value in done.move_values:
+        if move_value.bound in (Bound.EXACT, Bound.ESTIMATE) and \
+                (move_value.visits is None or move_value.visits > 0):
+            values[move_value.move] = move_value.value
+            if value_proven(state, done, move_value.value):
+                exact.add(move_value.move)
+    return Verdict(done.best_move, done.value, values, exact,
+                   value_proven(state, done, done.value), done.scale)
+
+
+def value_proven(state: State, done: SearchDone, value: float) -> bool:
+    """Whether a search's value (of the root or one of its moves) is proven."""
+    if done.exact:
+        return True
+    return done.scale == SCORE and bool(proven(state.game, state, value, done.depth))
+
+
+def played_value(state: State, move: Move, verdict: Verdict,
+                 after: Verdict | None) -> tuple[float, bool]:
+    """The value of `move` for the side that played it, and whether it is proven: the
+    verdict's own, unless only the position it leads to (`after`, None if the game is
+    over there) has a proven value (a search that stopped at the depth where it found
+    its best move's win values the other moves by the heuristic); else from that
+    position (its end, or its verdict: an MCTS tree may not have tried the move)."""
+    proven_after = after is not None and after.best_exact
+    if move in verdict.values and (move in verdict.exact or not proven_after):
+        return verdict.values[move], move in verdict.exact
+    child = state.play(move)
+    outcome = child.outcome()
+    if outcome is not None:
+        value = terminal_value(outcome, child.ply, state.to_move)
+        if verdict.scale == MEAN:
+            return 0.5 if outcome.winner is None else float(value > 0), True
+        return value, True
+    if after.scale == MEAN:
+        return 1 - after.best_value, False
+    return -after.best_value, after.best_exact
+
+
+def agent_review(states: list[State], moves: list[Move], choose: Callable[[State], Agent],
+                 units: float, progress: Progress | None) -> Judged:
+    """Any other game, or any agent: a search of every position still open."""
+    verdicts: list[Verdict | None] = []
+    total = sum(state.outcome() is None for state in states)
+    for state in states:
+        verdicts.append(None if state.outcome() is not None
+                        else search_verdict(choose(state), state))
+        if progress is not None and verdicts[-1] is not None:
+            progress(sum(v is not None for v in verdicts), total)
+    reviews = []
+    for index, (state, move) in enumerate(zip(states, moves)):
+        verdict = verdicts[index]
+        value, exact = played_value(state, move, verdict, verdicts[index + 1])
+        reviews.append(judge(state, move, verdict, value, exact, units))
+    values = [end_value(state) if verdict is None else
+              graph_value(verdict.best_value, state.to_move, verdict.scale, units)
+              for state, verdict in zip(states, verdicts)]
+    return reviews, values
+
+
+def game_of(source) -> tuple[Game, State, list[Move]]:
+    """(game, start, moves) of a GameRecord or of such a tuple."""
+    if isinstance(source, tuple):
+        game, start, moves = source
+        return game, start, list(moves)
+    return source.game, source.start, list(source.moves)
+
+
+def uses_solver(game: Game, agent: Agent | None) -> bool:
+    from ..games.connect4 import Connect4
+
+    return isinstance(game, Connect4) and (agent is None or agent.solves_exactly)
+
+
+def review(source, agent: str | Agent | None = None,
+           progress: Progress | None = None) -> Review:
+    """Review the main line of `source`, a GameRecord or (game, start, moves).
+
+    `agent`: the analyser, an agent or its spec (default: Connect 4's solver, else the
+    game's registered `review` plan). `progress(done, total)` is called after each position
+    analysed. Raises PlygroundError for an agent that cannot review the game."""
+    game, start, moves = game_of(source)
+    states = [start]
+    for move in moves:
+        states.append(states[-1].play(move))
+    if isinstance(agent, str):
+        agent = parse_agent(agent)
+    if agent is not None:
+        check_plays(agent, game)
+    units = game.entry.review_scale
+    started = time.perf_counter()
+    if uses_solver(game, agent):
+        reviews, values = solver_review(states, moves, progress)
+        analyser = SOLVER
+    else:
+        choose, analyser = chooser(game, agent)
+        reviews, values = agent_review(states, moves, choose, units, progress)
+    return Review(game, start, reviews, values, analyser,
+                  time.perf_counter() - started, units)
+
+
+def chooser(game: Game, agent: Agent | None) -> tuple[Callable[[State], Agent], str]:
+    """Which agent analyses each position, and how the review names it."""
+    from ..fast import warm_up
+
+    warm_up(game.id)
+    if agent is not None:
+        agent.prepare()
+        return (lambda state: agent), agent.spec
+    plan = Plan(*game.entry.review)
+    main = parse_agent(plan.agent)
+    endgame = parse_agent(plan.endgame) if plan.endgame else main
+    for each in {main, endgame}:
+        each.prepare()
+
+    def choose(state: State) -> Agent:
+        left = game.plies_left_at_most(state)
+        near = left is not None and left <= plan.endgame_plies
+        return endgame if near else main
+
+    return choose, plan.describe()
+
