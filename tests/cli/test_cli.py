@@ -9,10 +9,12 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from plyground.core import Budget, get_game, parse_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game, parse_game
 from plyground.core.study.perft import distinct_positions, perft
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.tui import cli
+from plyground.tui.cli.demo import demo_agent
 from tests.reference import read_table
 
 GAME = get_game("connect4")
@@ -134,19 +136,19 @@ def test_a_seeded_demo_is_reproducible_and_the_seed_matters():
 
 
 def test_the_demo_seed_seeds_each_side_differently_unless_the_spec_sets_one():
-    x, o = (cli.demo_agent(GAME, side, "mcts:iterations=10", 5) for side in (0, 1))
+    x, o = (demo_agent(GAME, side, "mcts:iterations=10", 5) for side in (0, 1))
     assert x.settings["seed"] != o.settings["seed"]
     assert x.settings["iterations"] == 10
-    assert cli.demo_agent(GAME, 0, "random:seed=9", 5).settings["seed"] == 9
-    assert cli.demo_agent(GAME, 0, "random", None).settings["seed"] == 0
-    assert cli.demo_agent(GAME, 0, "minimax:depth=2", 5).spec == "minimax:depth=2"
+    assert demo_agent(GAME, 0, "random:seed=9", 5).settings["seed"] == 9
+    assert demo_agent(GAME, 0, "random", None).settings["seed"] == 0
+    assert demo_agent(GAME, 0, "minimax:depth=2", 5).spec == "minimax:depth=2"
 
 
 def test_ctrl_c_stops_a_demo_with_a_message(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("plyground.core.agents.base.RandomAgent.search", interrupted)
+    monkeypatch.setattr("plyground.core.agents.kinds.RandomAgent.search", interrupted)
     result = invoke("demo", "connect4", "--x", "greedy", "--o", "random")
     assert result.exit_code == 130
     assert result.stderr.splitlines() == ["interrupted; the game so far: 4"]

@@ -13,6 +13,8 @@ from plyground.core.records.history import History, history_path
 from plyground.core.records.record import format_record, load_record, parse_record
 from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
+from plyground.tui.cli import match as match_command, runs
+from plyground.tui.cli import tournament as tournament_command
 
 GAME = get_game("connect4")
 DEMO = ("demo", "connect4", "--x", "random", "--o", "greedy", "--quiet", "--seed", "3")
@@ -87,8 +89,10 @@ def test_a_demo_records_its_game():
 def test_no_record_records_nothing(monkeypatch):
     won = GameResult(1, 0, 0, "X connects four", "1212121", 7)
     # in place of playing the games in worker processes: one won game
-    monkeypatch.setattr(cli, "run_match", lambda *args: (result for result in [won]))
-    monkeypatch.setattr(cli, "run_tournament", lambda *args: (pair for pair in [(0, won)]))
+    monkeypatch.setattr(match_command, "run_match",
+                        lambda *args: (result for result in [won]))
+    monkeypatch.setattr(tournament_command, "run_tournament",
+                        lambda *args: (pair for pair in [(0, won)]))
     tournament = ("tournament", "connect4", "--agents", "random", "greedy", "--games", "1")
     for command in (DEMO, MATCH, tournament):
         ok(*command, "--no-record")
@@ -134,7 +138,7 @@ def ctrl_c(*args, **kwargs):
 
 
 def test_ctrl_c_in_a_demo_records_the_game_so_far(monkeypatch):
-    monkeypatch.setattr("plyground.core.agents.base.RandomAgent.search", ctrl_c)  # O's turn
+    monkeypatch.setattr("plyground.core.agents.kinds.RandomAgent.search", ctrl_c)  # O's turn
     assert invoke("demo", "connect4", "--x", "greedy", "--o", "random").exit_code == 130
     [game] = listed()
     assert (game["result"], game["moves"], game["source"]) == ("*", 1, "demo")
@@ -154,8 +158,8 @@ def test_ctrl_c_in_a_match_records_the_games_finished(monkeypatch):
         if len(shown) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run_match", three_games)
-    monkeypatch.setattr(cli.Progress, "advance", advance)
+    monkeypatch.setattr(match_command, "run_match", three_games)
+    monkeypatch.setattr(runs.Progress, "advance", advance)
     assert invoke(*MATCH).exit_code == 130
     games = listed()
     assert [(game["first"], game["result"], game["moves"]) for game in games] == [

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from plyground.core import get_game
 from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
+from plyground.tui.cli import match as match_command, runs
 
 GAME = get_game("connect4")
 GAMES = 6
@@ -116,8 +117,8 @@ def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
         if len(advanced) == 2:  # Ctrl-C while the second result is shown
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run_match", two_games)
-    monkeypatch.setattr(cli.Progress, "advance", advance)
+    monkeypatch.setattr(match_command, "run_match", two_games)
+    monkeypatch.setattr(runs.Progress, "advance", advance)
     result = invoke(*MATCH, "--json")
     assert result.exit_code == 130
     *progress, last = result.stderr.splitlines()

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from plyground.core import get_game
 from plyground.tui import cli
+from plyground.tui.cli.tournament import print_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = "tests/plugins/bots"
@@ -71,7 +72,7 @@ def test_the_forfeits_are_listed_with_their_reasons(report):
 
 
 def test_the_text_report_lists_the_forfeits_under_the_tables(report, capsys):
-    cli.print_tournament(get_game("connect4"), report)
+    print_tournament(get_game("connect4"), report)
     lines = capsys.readouterr().out.splitlines()
     at = lines.index("forfeits (games lost by failing to play):")
     assert lines[at + 1:] == [f"  {CRASHES}, 6 games: {CRASH}",

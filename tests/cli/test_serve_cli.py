@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from plyground.tui import app as tui_app
 from plyground.tui import cli
-from plyground.tui.cli_serve import served_command
+from plyground.tui.cli.serve import served_command
 from plyground.tui.hosts import is_local
 
 

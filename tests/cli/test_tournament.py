@@ -8,9 +8,11 @@ from dataclasses import asdict
 import pytest
 from typer.testing import CliRunner
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.play.tournament import GameResult, match_game, pair_seed
 from plyground.tui import cli
+from plyground.tui.cli import tournament as tournament_command
 
 GAME = get_game("connect4")
 AGENTS = ["random", "greedy", "minimax:depth=1"]
@@ -128,7 +130,7 @@ def test_ctrl_c_stops_the_tournament_and_reports_the_games_finished(monkeypatch)
         finally:
             closed.append(True)
 
-    monkeypatch.setattr(cli, "run_tournament", two_games)
+    monkeypatch.setattr(tournament_command, "run_tournament", two_games)
     result = invoke(*TOURNAMENT, "--json")
     assert result.exit_code == 130
     *progress, last = result.stderr.splitlines()

@@ -6,7 +6,7 @@ line, never another exception; what is formatted reads back as itself; a setting
 given twice is an error. The texts: game specs (`parse_game`), agent specs
 (`parse_agent`), the four games' positions and moves, GA profiles (`load_profile`),
 the lines `plyground solve` reads (each a Connect 4 position, `parse_position` of the
-stripped line, as tui/cli_solve.py reads them) and game records (`parse_record`).
+stripped line, as tui/cli/solve.py reads them) and game records (`parse_record`).
 Each bug these properties found has an example below them too.
 """
 from __future__ import annotations
@@ -20,11 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyground.core import parse_game
-from plyground.core.agents.base import BadSetting, agent_kinds, parse_agent, quoted
+from plyground.core.errors import BadSetting
+from plyground.core.catalogue import agent_kinds, parse_agent
+from plyground.core.agents.base import quoted
 from plyground.core.ga.profile import (DEFAULT_PROFILE, Profile, ProfileError, load_profile,
                                        profile_json)
-from plyground.core.game import (BadOption, NotationError, PlygroundError, game_entry,
-                                 get_game)
+from plyground.core.errors import BadOption, NotationError, PlygroundError
+from plyground.core.game import game_entry, get_game
 from plyground.core.games.connect4 import Connect4
 from plyground.core.ga.strategies import GENE_NAMES
 from plyground.core.records.tree import GameTree
@@ -403,7 +405,7 @@ def test_regression_digits_int_cannot_read_in_a_position():
 # --- the solver's lines --------------------------------------------------------------
 
 def solver_position(line: str):
-    """What `plyground solve` makes of a line (tui/cli_solve.py reads each so)."""
+    """What `plyground solve` makes of a line (tui/cli/solve.py reads each so)."""
     return CONNECT4.parse_position(line.strip())
 
 

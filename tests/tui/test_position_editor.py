@@ -6,7 +6,7 @@ import pytest
 from textual.widgets import Input, RadioButton, Select
 
 from plyground.core import get_game
-from plyground.tui.cli import starting_state
+from plyground.tui.cli.sides import starting_state
 from plyground.tui.screens.setup import SetupScreen, example_position, read_start
 
 from .helpers import make_app, wait_until

@@ -12,18 +12,25 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Optional
 
 import typer
 
-from plyground.core import PlygroundError, parse_game
-from plyground.core.games.connect4 import Connect4
+from plyground.core import PlygroundError, game_entries, parse_game
+from plyground.core.game import GameEntry, load_ref
+
+
+def solvable() -> list[GameEntry]:
+    """The games that declare an exact solver (`GameEntry.solver`)."""
+    return [entry for entry in game_entries() if entry.solver is not None]
 
 
 def solve_command(
     game_spec: Annotated[str, typer.Argument(
-        metavar="GAME", help="the game: connect4 (the only one with an exact solver)",
-        show_default=False)],
+        metavar="GAME", show_default=False,
+        help="the game: " + ", ".join(entry.id for entry in solvable())
+             + " (the only one with an exact solver)")],
     analyze: Annotated[bool, typer.Option(
         "--analyze", "-a", help="print each column's score instead of the position's")
     ] = False,
@@ -47,9 +54,9 @@ def solve_command(
     k-th stone scores 22 - k, a loss k - 22, a draw 0.
     """
     game = parse_game(game_spec)
-    if not isinstance(game, Connect4):
+    if game.entry.solver is None:
         raise PlygroundError(f"there is no exact solver for {game.title}: only for "
-                             "Connect 4")
+                             + ", ".join(entry.title for entry in solvable()))
     if build_book is None:
         if out is not None or jobs is not None:
             raise PlygroundError(f"{'--out' if out is not None else '--jobs'} goes with "
@@ -58,13 +65,11 @@ def solve_command(
         if analyze or weak:
             raise PlygroundError(f"{'--analyze' if analyze else '--weak'} does not go "
                                  "with --build-book: a book holds exact scores")
-        build(build_book, out, jobs)
+        build(load_ref(game.entry.book), build_book, out, jobs)
         return
-    from plyground.core.fast.c4solver import Solver
-
     with warnings.catch_warnings(record=True) as caught:  # an unusable book: one line
         warnings.simplefilter("always")
-        solver = Solver()
+        solver = load_ref(game.entry.solver)()  # the solver's kernels load here
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, start=1):
@@ -81,13 +86,12 @@ def solve_command(
             print(f"{text} {solver.solve(state, weak)}", flush=True)
 
 
-def build(depth: int, out: Path | None, jobs: int | None) -> None:
-    """`--build-book`: an interruption (^C) says where the work is kept, on one line."""
-    from plyground.core.connect4 import book as c4book
-
-    out = out or c4book.BOOK_PATH
+def build(book: ModuleType, depth: int, out: Path | None, jobs: int | None) -> None:
+    """`--build-book` with the game's `book` module: an interruption (^C) says where
+    the work is kept, on one line."""
+    out = out or book.BOOK_PATH
     try:
-        c4book.build(depth, out, log=lambda text: print(text, flush=True), jobs=jobs)
+        book.build(depth, out, log=lambda text: print(text, flush=True), jobs=jobs)
     except KeyboardInterrupt:
-        print(c4book.interrupted(out), file=sys.stderr, flush=True)
+        print(book.interrupted(out), file=sys.stderr, flush=True)
         raise typer.Exit(130) from None

@@ -21,13 +21,13 @@ from rich.text import Text
 
 from plyground.core.ga.profile import Profile, install_profile, save_profile
 from plyground.core.paths import NotReplaced, data_home
-from plyground.core.game import PlygroundError, UnknownName
+from plyground.core.errors import PlygroundError, UnknownName
 from plyground.core.ga.strategies import GENE_NAMES
 from plyground.core.ga.trainer import (Generation, TrainingSettings, train,
                                        units_per_generation)
 
-from .cli_options import Force, refusal
-from .exit_codes import INTERRUPTED
+from ..exit_codes import INTERRUPTED
+from .options import Force, refusal
 
 TRAINERS = ("connect4-ga",)
 CHART_WIDTH = 40

@@ -23,7 +23,7 @@ import typer
 
 from plyground.core import PlygroundError
 
-from .hosts import is_local
+from ..hosts import is_local
 
 
 def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),
@@ -62,7 +62,7 @@ def allowed_agent(spec: str) -> str:
     start; a typo is an error line now, not a refusal in the browser. (Its file is
     imported here: the server's user named it. The app lets a visitor's choice
     through when it runs the same command, file or module, core/trust.py.)"""
-    from plyground.core import parse_agent
+    from plyground.core.catalogue import parse_agent
 
     try:
         return parse_agent(spec).spec
@@ -142,7 +142,7 @@ def serve_command(
         check_served_lesson(lesson, allowed)
     folder = save_folder(save_dir)
     try:
-        from .serve_gate import GatedServer
+        from ..serve_gate import GatedServer
     except ImportError:  # pragma: no cover - a dependency of the package
         raise PlygroundError("textual-serve is not installed: pip install "
                              "textual-serve") from None

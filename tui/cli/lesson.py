@@ -18,7 +18,7 @@ from plyground.core.study.lesson import (ceiling_notes, load_lesson, played_thro
 from plyground.core.study.lessons import lesson_file, shipped
 from plyground.core.paths import NotReplaced
 
-from .cli_options import TrustAgents
+from .options import TrustAgents
 
 lesson_app = typer.Typer()
 
@@ -75,7 +75,7 @@ def run(name: LessonName, trust_agents: TrustAgents = False) -> None:
     Space, Enter or → moves on, ← or Backspace goes back, Home and End jump,
     q quits.
     """
-    from . import app as tui_app
+    from .. import app as tui_app
 
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
@@ -122,7 +122,7 @@ def export(
         print(note, file=sys.stderr)
     if svg.exists() and not svg.is_dir():
         raise PlygroundError(f"--svg {svg}: it is a file, not a folder")
-    from .lesson_export import export_lesson, in_the_way
+    from ..lesson_export import export_lesson, in_the_way
 
     taken = in_the_way(svg, len(slides), html, force)
     if taken:

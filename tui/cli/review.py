@@ -22,10 +22,10 @@ from plyground.core.records.record import GameRecord, load_record
 from plyground.core.study.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
                                          MISTAKE_LOSS, SOLVER, Review, review)
 
-from .exit_codes import INTERRUPTED
-from .review_labels import label_text
-from .tables import cli_table, text_column
-from .value_chart import chart
+from ..exit_codes import INTERRUPTED
+from ..review_labels import label_text
+from ..tables import cli_table, text_column
+from ..value_chart import chart
 
 CHART_HALF = 3  # rows above (and below) the zero line
 CHART_WIDTH = 60  # a short game's plies spread over about this many columns

@@ -21,9 +21,9 @@ from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, wr
 from plyground.core.records.record import (HEADER, GameRecord, RecordError, load_record,
                                            parse_record)
 
-from .cli_options import Force, refusal
-from .exit_codes import USAGE_ERROR
-from .tables import Spec, cli_table, number_column, text_column
+from ..exit_codes import USAGE_ERROR
+from ..tables import Spec, cli_table, number_column, text_column
+from .options import Force, refusal
 
 games_app = typer.Typer()
 

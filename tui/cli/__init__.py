@@ -1,0 +1,34 @@
+"""The `plyground` command: open the app, watch agents play, play a match of many games
+or a rated tournament of many agents, analyse a position, count positions, train an
+agent, solve Connect 4 positions exactly, review a game, serve the app, keep the game
+history, run lessons: one module a command, registered here in the order `--help`
+lists them. Every command on a game takes a game spec (`parse_game`): `connect4`,
+`cephalopod:rows=3,cols=3`.
+
+The root command and its error policy are in root.py. The Textual app is imported only
+when it is opened, so the other commands start fast. Typer prints the lines of a
+command's help after its first paragraph as they are written: keep them short enough
+for an 80-column terminal.
+"""
+from __future__ import annotations
+
+from . import (analyze, demo, games, lesson, match, perft, play, review, serve, solve,
+               tournament, train)
+from .root import app
+
+app.command()(play.play)
+app.command()(demo.demo)
+app.command()(match.match)
+app.command(context_settings={"allow_extra_args": True})(tournament.tournament)
+app.command()(analyze.analyze)
+app.command("perft")(perft.count_positions)
+app.command("train")(train.train_command)
+app.command("solve")(solve.solve_command)
+app.command("review")(review.review_command)
+app.command("serve")(serve.serve_command)
+app.add_typer(games.games_app, name="games")
+app.add_typer(lesson.lesson_app, name="lesson")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,82 @@
+"""The root of the `plyground` command and its error policy.
+
+Every mistake a user can make ends the same way: one `error: ...` line on stderr and
+exit code 2, never a traceback or a usage box. Core errors (PlygroundError) and typer's
+own usage errors become that line in one place, `OneLineErrors.main`.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from plyground.core import PlygroundError
+
+from ..exit_codes import INTERRUPTED, USAGE_ERROR
+from .play import launch
+
+
+class OneLineErrors(TyperGroup):
+    """Runs the commands non-standalone, so that errors reach us as exceptions instead
+    of typer's usage box, and reports each as one line. `--help` still works: typer
+    returns its exit code (0) instead of raising."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:
+        extra["standalone_mode"] = False
+        hide_flag_types(self)
+        try:
+            code = super().main(args, prog_name, **extra)
+        except (PlygroundError, typer.TyperException) as error:
+            # typer vendors click: its UsageError / BadParameter are TyperExceptions.
+            message = (error.format_message() if isinstance(error, typer.TyperException)
+                       else str(error))
+            print("error: " + " ".join(message.split()), file=sys.stderr)
+            sys.exit(USAGE_ERROR)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Ctrl-C in a command that does not report it itself (analyze, perft, solve)
+        ends it with a line that says so; typer alone would end it silently."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
+
+def hide_flag_types(command: Any) -> None:
+    """A flag takes no value, so `--help` shows none for it (typer writes `<bool>`):
+    every flag of `command` and its subcommands, `--help` too, gets an empty metavar."""
+    help_option = command.get_help_option(command.context_class(command))
+    for param in [*command.params, *([help_option] if help_option else [])]:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        hide_flag_types(sub)
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False,
+                  pretty_exceptions_show_locals=False)
+
+
+@app.callback(invoke_without_command=True)
+def setup(
+    ctx: typer.Context,
+    served: Annotated[bool, typer.Option("--served", hidden=True)] = False,
+    served_agents: Annotated[Optional[list[str]], typer.Option(
+        "--served-allow-agent", hidden=True)] = None,
+    served_save_dir: Annotated[Optional[Path], typer.Option(
+        "--served-save-dir", hidden=True)] = None,
+) -> None:
+    """A terminal workbench for game-playing AI.
+
+    With no command, opens the app's setup screen.
+    """
+    if served:  # started by `plyground serve` (serve.served_command)
+        from plyground.tui import app as tui_app
+
+        tui_app.SERVED = tui_app.ServedLimits(tuple(served_agents or ()),
+                                              served_save_dir)
+    if ctx.invoked_subcommand is None:
+        launch()
