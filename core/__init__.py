@@ -1,12 +1,14 @@
-"""plyground's engine: games, search, agents. Never imports textual, rich or typer."""
+"""plyground's engine: games, search, agents. Never imports textual, rich or typer.
+
+This package's names are the bottom layer's (errors and the game contract); agents
+come from core/catalogue.py, budgets from core/search/control.py.
+"""
 from . import games  # noqa: F401  (registers the games)
-from .agents.base import AGENT_KINDS, Agent, BadSetting, make_agent, parse_agent
-from .game import (BadOption, Game, IllegalMove, NotationError, Outcome, PlygroundError,
-                   State, UnknownName, game_entries, get_game, parse_game)
-from .search.control import Budget
+from .errors import (BadOption, BadSetting, IllegalMove, NotationError, PlygroundError,
+                     UnknownName)
+from .game import Game, Outcome, State, game_entries, get_game, parse_game
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "BadOption", "BadSetting", "Budget", "Game", "IllegalMove",
-    "NotationError", "Outcome", "PlygroundError", "State", "UnknownName",
-    "game_entries", "get_game", "make_agent", "parse_agent", "parse_game",
+    "BadOption", "BadSetting", "Game", "IllegalMove", "NotationError", "Outcome",
+    "PlygroundError", "State", "UnknownName", "game_entries", "get_game", "parse_game",
 ]

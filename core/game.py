@@ -12,38 +12,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
+from .errors import BadOption, IllegalMove, NotationError, PlygroundError, UnknownName
+from .plugins import load_entry_points
+
 Move = Hashable
-
-
-class PlygroundError(Exception):
-    """An error caused by input (a move, a position, a name, an option).
-
-    Its message is a complete sentence meant for the user: the CLI prints it on one
-    line, the app shows it in the status bar. Nothing else is ever shown as an error.
-    """
-
-
-class IllegalMove(PlygroundError):
-    """A move that is well formed but not legal in the position."""
-
-
-class NotationError(PlygroundError):
-    """Text that is not a well-formed move or position."""
-
-
-class UnknownName(PlygroundError):
-    """A game, agent or option name that does not exist."""
-
-
-class BadOption(PlygroundError):
-    """A game option with a value the game does not allow."""
-
-
-def shown(text: str) -> str:
-    """`text` (a file name, say) as a message shows it: as it is, or in quotes with
-    its escapes if a line break or another unprintable character would spoil the
-    message's one line."""
-    return text if text.isprintable() else repr(text)
 
 
 @dataclass(frozen=True)
@@ -288,7 +260,6 @@ def _load_game_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
-    from .plugins import load_entry_points
 
     def register(point, declared) -> None:
         if isinstance(declared, GameEntry):

@@ -14,7 +14,7 @@ import stat
 import tomllib
 from pathlib import Path
 
-from .game import PlygroundError, shown
+from .errors import PlygroundError, shown
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest record, lesson, profile or theme read
 MAX_TOML_DEPTH = 100  # arrays and tables inside each other in a lesson or theme file

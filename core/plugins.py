@@ -16,11 +16,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Callable
 
-from .game import PlygroundError, shown
-
-
-class PluginError(PlygroundError):
-    """A plugin that cannot be found, imported or used."""
+from .errors import PluginError, shown
 
 
 def installed_entry_points(group: str) -> list[EntryPoint]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from .agents.base import agent_kinds
-from .game import PlygroundError
+from .catalogue import agent_kinds
+from .errors import PlygroundError
 from .play.match import HUMAN
 from .plugins import installed_entry_points, names_a_file, split_plugin_ref
 

@@ -1,9 +1,9 @@
-"""Agents and the catalogue the CLI and the menus offer.
+"""The agent base class and its settings.
 
-An agent is made from a kind and settings: `make_agent("mcts", iterations=5000, seed=1)`
-or, as the CLI and menus write it, `parse_agent("mcts:iterations=5000,seed=1")`.
-`agent.decide(state)` returns the whole decision (move, value, principal variation);
-`agent.choose(state)` just the move. Agents are pure functions of (state, budget, seed).
+An agent is made from a kind and settings (core/catalogue.py reads a spec such as
+`mcts:iterations=5000,seed=1`). `agent.decide(state)` returns the whole decision (move,
+value, principal variation); `agent.choose(state)` just the move. Agents are pure
+functions of (state, budget, seed).
 """
 from __future__ import annotations
 
@@ -13,26 +13,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
-from ..game import IllegalMove, Move, PlygroundError, State, UnknownName, game_entries
-from ..plugins import (PluginError, describe_error, load_entry_points, load_object,
-                       split_plugin_ref)
+from ..errors import AgentFault, BadSetting, IllegalMove
+from ..game import Move, State, game_entries
+from ..plugins import describe_error
 from ..rng import SplitMix64, derive_seed
-from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
 from ..search.events import SearchDone
-from ..search.mcts import DEFAULT_EXPLORATION, mcts_search
-from ..search.minimax import DEFAULT_DEPTH, minimax_search
 from ..values import MEAN
-
-
-class BadSetting(PlygroundError):
-    """An agent setting that does not exist or has a bad value."""
-
-
-class AgentFault(PlygroundError):
-    """An agent broke the rules of play: it raised, returned an illegal move or ran
-    past its budget. Its side forfeits the game; the message says which and why."""
+from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
 
 
 @dataclass(frozen=True)
@@ -211,13 +199,6 @@ class Agent:
         return type(self)(**{s.name: self.settings[s.name] for s in kept
                              if s.name in self.given}).spec
 
-    def __reduce__(self):
-        """An agent from outside travels to another process as its spec, which that
-        process loads again (its class may live in a file no import path reaches)."""
-        if self.external:
-            return parse_agent, (self.spec,)
-        return super().__reduce__()
-
     def decide(self, state: State, budget: Budget | None = None, observer: Any = None,
                control: SearchControl | None = None, *, exact_root: bool = False
                ) -> SearchDone:
@@ -321,203 +302,6 @@ def replay_budget(budget: Budget, done: SearchDone) -> Budget:
     return Budget(depth=done.depth)
 
 
-class RandomAgent(Agent):
-    kind, title = "random", "Random"
-    description = "plays a uniformly random legal move"
-    settings_spec = (SEED,)
-    shows = "none"
-
-    def search(self, state, budget, observer, control, exact_root):
-        moves = list(state.moves())
-        move = moves[self.rng(state).below(len(moves))]
-        return SearchDone(move, None, (move,), 0, control.elapsed())
-
-
-class GreedyAgent(Agent):
-    kind, title = "greedy", "Greedy"
-    description = "one ply: the move whose position the heuristic likes best"
-    settings_spec = (SEED,)
-
-    def search(self, state, budget, observer, control, exact_root):
-        return minimax_search(state.game, state, Budget(depth=1), observer, control,
-                              rng=self.rng(state))
-
-
-class MinimaxAgent(Agent):
-    kind, title = "minimax", "Minimax"
-    description = "plain depth-limited minimax with the heuristic at the leaves"
-    settings_spec = (
-        Setting("depth", int, DEFAULT_DEPTH, "plies to search", minimum=1),
-        TIME,
-    )
-    main_setting = "depth"
-    # A subclass may define `evaluate(self, state) -> number`: its own heuristic at the
-    # leaves, the value of a running game for its side to move (as Game.evaluate).
-    evaluate = None
-
-    def budget(self):
-        return Budget(time=self.settings["time"], depth=self.settings["depth"])
-
-    def search(self, state, budget, observer, control, exact_root):
-        return minimax_search(state.game, state, budget, observer, control,
-                              evaluate=self.evaluate)
-
-
-class AlphaBetaAgent(Agent):
-    kind, title = "alphabeta", "Alpha-Beta"
-    description = ("iterative-deepening alpha-beta with a transposition table and "
-                   "move ordering")
-    settings_spec = (
-        Setting("time", float, None, "seconds per move (1 if no other limit)", 0.001),
-        Setting("depth", int, None, "deepest iteration", minimum=1),
-        Setting("nodes", int, None, "node limit", minimum=1),
-    )
-    main_setting = "time"
-    DEFAULT_TIME = 1.0
-    # A subclass may define `evaluate(self, state) -> number`: its own heuristic at the
-    # leaves, the value of a running game for its side to move (as Game.evaluate). It
-    # then searches in Python: the game's compiled kernels know only the game's own.
-    evaluate = None
-
-    def budget(self):
-        time, depth, nodes = (self.settings[k] for k in ("time", "depth", "nodes"))
-        if time is None and depth is None and nodes is None:
-            time = self.DEFAULT_TIME
-        return Budget(time=time, depth=depth, nodes=nodes)
-
-    @property
-    def label(self):
-        for name, unit in (("time", "s"), ("depth", " ply"), ("nodes", " nodes")):
-            if self.settings[name] is not None:
-                return f"{self.title} ({self.settings[name]:g}{unit})"
-        return f"{self.title} ({self.DEFAULT_TIME:g}s)"
-
-    def search(self, state, budget, observer, control, exact_root):
-        from ..fast import tree_backend
-
-        backend = tree_backend(state.game) if self.evaluate is None else None
-        return alphabeta_search(state.game, state, budget, observer, control,
-                                backend=backend, exact_root=exact_root,
-                                evaluate=self.evaluate)
-
-
-class SeedAgent(Agent):
-    kind, title = "seed", "Seed engine"
-    description = ("the course's seed engine, where the game has one (BOOM): alpha-beta "
-                   "to a fixed depth with the seed's heuristic")
-    settings_spec = (Setting("depth", int, None, "plies to search (the seed's own if "
-                             "not given)", minimum=1),)
-    main_setting = "depth"
-
-    @classmethod
-    def plays(cls, game) -> bool:
-        return game.seed_depth is not None
-
-    @classmethod
-    def why_not(cls, game) -> str:
-        return f"{game.title} has no seed engine"
-
-    def search(self, state, budget, observer, control, exact_root):
-        game = state.game
-        depth = self.settings["depth"] or game.seed_depth
-        return alphabeta_search(game, state, Budget(depth=depth), observer, control,
-                                exact_root=exact_root, evaluate=game.seed_evaluate,
-                                avoid_repeats=False)
-
-
-class MctsAgent(Agent):
-    kind, title = "mcts", "MCTS"
-    description = ("UCT Monte Carlo tree search: with a solver (proven wins and losses, "
-                   "decisive playouts) where the game's kernel has one, else plain UCT "
-                   "with random playouts")
-    settings_spec = (
-        Setting("iterations", int, 5500, "playouts per move (unless time is set)", 1),
-        TIME,
-        Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0),
-        Setting("uct", str, None, "solver: prove wins and losses, play decisive playouts "
-                "(Connect 4 and Quarto by default); plain: the course's UCT, random "
-                "playouts (the other games' default)", choices=("solver", "plain")),
-        SEED,
-    )
-    main_setting = "iterations"
-    shows = "visits"
-    # A subclass may define `playout(self, state, rng) -> move`: its own choice of each
-    # move of a playout, in place of a uniformly random one (`rng.below(n)` draws a
-    # whole number 0..n-1, `rng.random()` a fraction). It then searches in Python, with
-    # plain UCT unless given uct=solver.
-    playout = None
-
-    def budget(self):
-        if self.settings["time"] is not None:
-            return Budget(time=self.settings["time"])
-        return Budget(iterations=self.settings["iterations"])
-
-    @property
-    def label(self):
-        if self.settings["time"] is not None:
-            return f"{self.title} ({self.settings['time']:g}s)"
-        return super().label
-
-    @classmethod
-    def menu_choices(cls) -> list[tuple[str, str]]:
-        return [(cls.title, cls.kind), (f"{cls.title}, plain UCT", f"{cls.kind}:uct=plain")]
-
-    def solves(self, game) -> bool:
-        """Whether it searches `game` with the solver: as told, else where the game's
-        MCTS kernel has the solver variant (without one it would search in Python) and
-        the agent has no playout policy of its own."""
-        from ..fast import mcts_tree_factory
-
-        if self.settings["uct"] is not None:
-            return self.settings["uct"] == "solver"
-        if self.playout is not None:
-            return False
-        tree = mcts_tree_factory(game)
-        return tree is not None and tree.solves
-
-    def search(self, state, budget, observer, control, exact_root):
-        from ..fast import mcts_tree_factory
-
-        seed = derive_seed(self.settings["seed"], state.key())
-        fast_tree = mcts_tree_factory(state.game)
-        solver = self.solves(state.game)
-        if solver and fast_tree is not None and not fast_tree.solves:
-            fast_tree = None  # the solver in Python
-        return mcts_search(state.game, state, budget, seed, self.settings["c"], observer,
-                           control, fast_tree=fast_tree, playout=self.playout,
-                           solver=solver)
-
-
-AGENT_KINDS: dict[str, type[Agent]] = {}
-DEFAULT_OPPONENT = "mcts"  # the menus' opponent until the user picks another
-_plugins_loaded = False
-
-
-def register_agent(cls: type[Agent]) -> type[Agent]:
-    """Offer an agent kind in the CLI and the menus, under `cls.kind` (a decorator)."""
-    AGENT_KINDS[cls.kind] = cls
-    return cls
-
-
-def register_plugin_kind(point, cls) -> None:
-    """Offer the Agent or Bot class an installed package names, under its entry
-    point's name."""
-    if not (isinstance(cls, type) and issubclass(cls, (Agent, Bot))):
-        raise TypeError("it is not an Agent or a Bot class")
-    AGENT_KINDS.setdefault(point.name, plugin_class(cls, point.name))
-
-
-def agent_kinds() -> dict[str, type[Agent]]:
-    """Every agent kind: plyground's, then those installed packages declare in the
-    entry-point group `plyground.agents` (loaded once; a broken one is reported as a
-    warning and left out)."""
-    global _plugins_loaded
-    if not _plugins_loaded:
-        _plugins_loaded = True
-        load_entry_points("plyground.agents", "agent", register_plugin_kind)
-    return AGENT_KINDS
-
-
 def split_settings(text: str) -> list[str]:
     """`a=1,b="x, y"` as ['a=1', 'b=x, y']: commas inside double quotes do not split,
     and the quotes go (a backslash keeps a quote or a backslash)."""
@@ -541,75 +325,6 @@ def split_settings(text: str) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
-for _cls in (RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent,
-             SeedAgent):
-    register_agent(_cls)
-# Connect 4's own agents, registered by their modules, after the rest (the menus' order)
-from ..connect4.agent import PerfectAgent  # noqa: E402
-from ..ga.agent import GaAgent  # noqa: E402
-from .bot import Bot, bot_agent_class  # noqa: E402
-from .external import EngineAgent  # noqa: E402
-
-
 def unknown_setting_message(kind: str, name: str, known) -> str:
     options = ", ".join(known) or "none"
     return f"{kind}: unknown setting {name!r} (settings: {options})"
-
-
-def make_agent(kind: str, **settings: Any) -> Agent:
-    try:
-        cls = agent_kinds()[kind]
-    except KeyError:
-        raise UnknownName(
-            f"unknown agent {kind!r} (agents: {', '.join(agent_kinds())}; or a Python "
-            "class as path/to/file.py:Class or package.module:Class)"
-        ) from None
-    return cls(**settings)
-
-
-def parse_agent(text: str) -> Agent:
-    """`kind`, `kind:name=value,name=value`, or a Python class from outside:
-    `path/to/bot.py:Class` or `package.module:Class`, its settings after another colon
-    (`bot.py:Bot:depth=3`). A value with commas goes in double quotes
-    (`engine:cmd="./bot --flag"`)."""
-    text = text.strip()
-    ref = split_plugin_ref(text)
-    if ref is not None:
-        source, name, rest = ref
-        kind = f"{source}:{name}"
-        cls = plugin_class(load_object(kind), kind)
-    else:
-        kind, _, rest = text.partition(":")
-        cls = agent_kinds().get(kind)
-        if cls is None:
-            make_agent(kind)  # raises the unknown-agent error
-    known = {s.name: s for s in cls.settings_spec}
-    settings: dict[str, Any] = {}
-    for item in split_settings(rest):
-        name, equals, value = item.partition("=")
-        name = name.strip()
-        if not equals:
-            raise BadSetting(f"{kind}: setting {item!r} needs a value, as in name=value")
-        if name not in known:
-            raise BadSetting(unknown_setting_message(kind, name, known))
-        if name in settings:
-            raise BadSetting(f"{kind}: {name} is given twice")
-        settings[name] = known[name].parse(kind, value.strip())
-    return cls(**settings)
-
-
-def plugin_class(found: Any, kind: str) -> type[Agent]:
-    """The agent class for a plugin's class: an Agent subclass (one of plyground's with
-    its own evaluation, say) under the kind it was named by, or a student's Bot wrapped
-    as an agent."""
-    if isinstance(found, type) and issubclass(found, Bot):
-        return bot_agent_class(found, kind)
-    if not (isinstance(found, type) and issubclass(found, Agent)):
-        raise PluginError(f"{kind}: {found!r} is not a class deriving from "
-                          "plyground's Bot or Agent")
-    if found.__dict__.get("kind") == kind:
-        return found
-    title = found.__dict__.get("title") or found.__name__
-    return type(found.__name__, (found,), {"kind": kind, "title": title,
-                                           "external": True,
-                                           "__module__": found.__module__})

@@ -1,13 +1,13 @@
 """The `perfect` agent: Connect 4's exact solver (core/connect4/solver.py) as a player."""
 from __future__ import annotations
 
-from ..agents.base import Agent, AlphaBetaAgent, Setting, register_agent, replay_budget
+from ..agents.base import Agent, Setting, replay_budget
+from ..agents.kinds import AlphaBetaAgent
 from ..games.connect4 import GAME
 from .solver import perfect_search, warm_up
 from ..search.control import Budget
 
 
-@register_agent
 class PerfectAgent(Agent):
     kind, title = "perfect", "Perfect"
     description = ("Connect 4 only: the exact solver's best move (the fastest win, the "

@@ -32,7 +32,7 @@ import time
 import warnings
 from pathlib import Path
 
-from ..game import PlygroundError
+from ..errors import PlygroundError
 from ..games.connect4 import BOARD, GAME
 from ..paths import write_atomically
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..game import PlygroundError
+from ..errors import PlygroundError
 from ..search.mcts import chosen_line
 from ..rng import MASK64
 

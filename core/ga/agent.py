@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.base import SEED, Agent, Setting, register_agent
+from ..agents.base import SEED, Agent, Setting
 from .profile import DEFAULT_PROFILE, Profile, load_profile, saved_profiles
 from ..search.events import SearchDone
 from ..games.connect4 import GAME
 from .strategies import choose_column
 
 
-@register_agent
 class GaAgent(Agent):
     """Connect 4's seed system: strategy pairs mixed by a profile's genes (see
     core/ga/strategies.py), plus a win or block in one first."""

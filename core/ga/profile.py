@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game import PlygroundError, shown
+from ..errors import PlygroundError, shown
 from .strategies import GENE_NAMES
 from ..paths import UnreadableFile, data_home, read_text_file, write_atomically
 

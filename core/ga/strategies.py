@@ -21,7 +21,7 @@ else blocks the opponent's win in one (the votes then choose among those columns
 """
 from __future__ import annotations
 
-from ..game import IllegalMove
+from ..errors import IllegalMove
 from ..games.connect4 import BOARD, WIDTH
 
 GENE_NAMES = ("block_two", "centre", "sequential", "horizontal")

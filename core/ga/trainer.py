@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from ..game import PlygroundError
+from ..errors import PlygroundError
 from ..games.connect4 import GAME as CONNECT4
 from .strategies import GENE_NAMES, choose_column
 from ..rng import SplitMix64, derive_seed

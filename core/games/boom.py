@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game)
+from ..game import Game, Kernels, Outcome, register_game
+from ..errors import IllegalMove, NotationError
 from ..values import WIN, terminal_value
 from .gravity import GravityBoard, GravityPosition, MovesNotation
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..game import (BadOption, Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game, whole_number)
+from ..errors import BadOption, IllegalMove, NotationError
+from ..game import Game, Kernels, Outcome, register_game, whole_number
 
 SIDE_LABELS = ("Red", "Blue")
 SIDE_LETTERS = ("r", "b")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game)
+from ..game import Game, Kernels, Outcome, register_game
+from ..errors import IllegalMove, NotationError
 from ..values import WIN
 from .gravity import GravityBoard, GravityPosition, MovesNotation
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..game import IllegalMove
+from ..errors import IllegalMove
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations
 
-from ..game import (Game, IllegalMove, Kernels, NotationError, Outcome,
-                    register_game, whole_number)
+from ..game import Game, Kernels, Outcome, register_game, whole_number
+from ..errors import IllegalMove, NotationError
 from ..values import WIN
 
 SIDE_LABELS = ("Player 1", "Player 2")

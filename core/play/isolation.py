@@ -32,11 +32,14 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from ..agents.base import Agent, AgentFault, parse_agent
+from ..agents.base import Agent
+from ..errors import AgentFault
+from ..catalogue import parse_agent
 from ..agents.bot import BotAgent
 from ..agents.box import (DEFAULT_MEMORY, caused_by_memory, end_group, end_with_parent,
                           exited, limit_memory, memory_fault, wait_for_exit)
-from ..agents.external import STOP_SECONDS, EngineAgent, end_all_groups
+from ..agents.engine_process import STOP_SECONDS
+from ..agents.external import EngineAgent, end_all_groups
 from ..game import State, parse_game
 from ..search.control import Budget, SearchControl, SearchStopped, StopFlag
 from ..search.events import SearchDone

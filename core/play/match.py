@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..agents.base import Agent, parse_agent
+from ..agents.base import Agent
+from ..catalogue import parse_agent
 from ..game import Game, Move, Outcome, State
 from ..rng import derive_seed
 

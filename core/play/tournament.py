@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Iterator, Sequence
 
-from ..agents.base import Agent, AgentFault
+from ..agents.base import Agent
+from ..errors import AgentFault
 from .match import forfeit_outcome, seeded
 from ..fast import warm_up
 from ..game import Game, Move, Outcome, State, parse_game

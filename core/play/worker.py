@@ -64,7 +64,8 @@ class SearchRequest:
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the agent's decision. The game's kernels are warmed up first,
         before the clock starts (a new process, after a crash or a retry, has none)."""
-        from ..agents.base import AgentFault, parse_agent
+        from ..errors import AgentFault
+        from ..catalogue import parse_agent
         from ..fast import warm_up
 
         state = _parse_state(self.game_id, self.game_options, self.position)
@@ -119,7 +120,7 @@ class ReviewRequest:
 
     def run(self, observer, stop: StopFlag, clock):
         """In the child: the review (a `Review`)."""
-        from ..game import PlygroundError
+        from ..errors import PlygroundError
         from ..study.review import ReviewProgress, review
 
         states = [_parse_state(self.game_id, self.game_options, self.position)]
@@ -325,8 +326,8 @@ class _Announcing:
 
 
 def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None:
-    from ..agents.base import AgentFault
-    from ..game import PlygroundError
+    from ..errors import AgentFault
+    from ..errors import PlygroundError
 
     while True:
         try:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from ..game import Game, Move, Outcome, PlygroundError, State, parse_game
+from ..game import Game, Move, Outcome, State, parse_game
+from ..errors import PlygroundError
 from .tree import GameTree
 from .record import (UNFINISHED, GameRecord, format_record, now, parse_record, result_text,
                      said_outcome)

@@ -37,7 +37,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from ..game import Game, IllegalMove, Outcome, PlygroundError, parse_game, shown
+from ..game import Game, Outcome, parse_game
+from ..errors import IllegalMove, PlygroundError, shown
 from .tree import GameNode, GameTree
 from ..play.match import Match, parse_side
 from ..paths import UnreadableFile, read_text_file, write_atomically

@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..game import Game, PlygroundError, parse_game, shown
+from ..game import Game, parse_game
+from ..errors import PlygroundError, shown
 from ..paths import UnreadableFile, parse_toml, read_text_file
 from ..records.record import load_record
 from ..search.control import Budget
@@ -417,7 +418,7 @@ def next_slide(slide: Slide, step: Step, number: int) -> Slide:
 
 def run_search(state, spec: str | bool, scene: Scene) -> ShownSearch:
     """The search a step asks for (`true`: the side to move's agent), recorded."""
-    from ..agents.base import parse_agent
+    from ..catalogue import parse_agent
 
     if state.outcome() is not None:
         raise PlygroundError("the game is over: there is nothing to search")

@@ -56,7 +56,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..agents.base import Agent, BadSetting, check_plays, parse_agent
+from ..agents.base import Agent, check_plays
+from ..errors import BadSetting
+from ..catalogue import parse_agent
 from ..game import Game, Move, State
 from ..search.events import Bound, SearchDone
 from ..values import (MEAN, SCORE, describe_value, is_decisive, moves_to_end, proven,

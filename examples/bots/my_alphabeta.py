@@ -3,7 +3,7 @@ own. The app's inspector shows its tree, step mode and all, as for plyground's o
 
     plyground demo connect4 --x my_alphabeta.py:MyAlphaBeta:time=0.5 --o alphabeta:time=0.5
 """
-from plyground.core.agents.base import AlphaBetaAgent
+from plyground.core.agents.kinds import AlphaBetaAgent
 
 # What a piece is worth in each column: the centre takes part in the most fours.
 COLUMN_WEIGHTS = (1, 2, 3, 5, 3, 2, 1)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from statistics import mean
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.fast import boom as kernel
 from plyground.core.fast import mcts_tree_factory, warm_up
 from plyground.core.fast.table import thread_backend

@@ -26,7 +26,8 @@ import time
 from statistics import median
 
 from plyground.core.connect4 import analysis, book as c4book
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.connect4.analysis import analyse_columns
 from plyground.core.play.worker import AnalysisRequest, Engine
 from plyground.core.play.match import seeded

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.fast import tree_backend, warm_up
 from plyground.core.search.alphabeta import alphabeta_search
 from tests.bench.measure import mcts_rates, seed_budget_time

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from statistics import mean
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.fast import tree_backend, warm_up
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.values import is_decisive

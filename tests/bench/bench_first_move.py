@@ -12,7 +12,7 @@ import tempfile
 import time
 
 from plyground.core import get_game
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.play.worker import (Engine, EngineDone, EngineEvents, EngineFailed,
                                         EngineStarted, SearchRequest)
 

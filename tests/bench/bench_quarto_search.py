@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from statistics import median
 
-from plyground.core import get_game, make_agent
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.fast import warm_up
 from plyground.core.values import proven
 from tests.core.positions import quarto_endgames

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from plyground.core import get_game
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.play.worker import DEFAULT_TRACE_CAP, Engine, SearchRequest
 from plyground.core.fast import warm_up
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.games.boom import MAX_PLIES as BOOM_MAX_PLIES
 from plyground.core.play.tournament import run_match, tally
 

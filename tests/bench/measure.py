@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from statistics import mean
 
-from plyground.core import Budget
+from plyground.core.search.control import Budget
 from plyground.core.fast import mcts_tree_factory
 from plyground.core.search.mcts import mcts_search
 

@@ -9,7 +9,8 @@ import sys
 
 from typer.testing import CliRunner
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.ga.profile import load_profile, saved_profiles
 from plyground.tui import cli
 from tests.processes import in_session, still_running

@@ -98,7 +98,7 @@ def assert_kernel_search_is_the_reference(game, state, iterations: int, seed: in
                                           solver: bool = False):
     """mcts_search with the game's MCTS kernel and without it (plain, or with the
     solver): the same decision, which is returned."""
-    from plyground.core import Budget
+    from plyground.core.search.control import Budget
     from plyground.core.fast import mcts_tree_factory
     from plyground.core.search.mcts import mcts_search
 

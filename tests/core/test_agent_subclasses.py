@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from plyground.core import get_game, parse_agent
-from plyground.core.agents.base import AlphaBetaAgent, MctsAgent, MinimaxAgent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
+from plyground.core.agents.kinds import AlphaBetaAgent, MctsAgent, MinimaxAgent
 from plyground.core.search.events import NodeLeft, Recorder
 
 GAME = get_game("connect4")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import (AGENT_KINDS, BadSetting, IllegalMove, UnknownName,
-                             game_entries, get_game, make_agent, parse_agent)
+from plyground.core.catalogue import AGENT_KINDS, make_agent, parse_agent
+from plyground.core import BadSetting, IllegalMove, UnknownName, game_entries, get_game
 
 GAME = get_game("connect4")
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from plyground.core import Budget, PlygroundError, get_game, make_agent
+from plyground.core.search.control import Budget
+from plyground.core import PlygroundError, get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.games.boom import BOARD, POISON_COST, SAFE_COLUMN_BONUS, BoomState
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.control import SearchControl
@@ -95,7 +97,7 @@ def test_a_mover_with_only_losing_columns_and_no_bomb_is_scored_lost():
                                   "alphabeta:depth=3", "mcts:iterations=200",
                                   "seed:depth=2"])
 def test_every_agent_plays_boom(spec):
-    from plyground.core import parse_agent
+    from plyground.core.catalogue import parse_agent
 
     state = random_positions(5, 1)[0]
     assert parse_agent(spec).choose(state) in state.moves()

@@ -158,7 +158,7 @@ def test_the_heuristic_counts_dice_and_dice_that_cannot_be_captured():
 
 @pytest.mark.parametrize("kind", ["random", "greedy", "minimax", "alphabeta", "mcts"])
 def test_every_agent_plays_cephalopod(kind):
-    from plyground.core import make_agent
+    from plyground.core.catalogue import make_agent
 
     settings = {"minimax": {"depth": 2}, "alphabeta": {"depth": 3},
                 "mcts": {"iterations": 200}}.get(kind, {})

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from plyground.core import get_game, make_agent
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 
 from plyground.core.play.worker import (Engine, EngineDone, EngineError, EngineFailed,
                                         EngineWarning, SearchRequest)

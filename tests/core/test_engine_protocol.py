@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import BadSetting, get_game, make_agent, parse_agent, parse_game
-from plyground.core.agents import external as engine_protocol
-from plyground.core.agents.base import AgentFault
-from plyground.core.agents.external import EngineAgent, parse_info
+from plyground.core import BadSetting, get_game, parse_game
+from plyground.core.catalogue import make_agent, parse_agent
+from plyground.core.agents import engine_process, external as engine_protocol
+from plyground.core.errors import AgentFault
+from plyground.core.agents.external import EngineAgent
+from plyground.core.agents.engine_process import parse_info
 from plyground.core.search.control import Budget, SearchControl
 from plyground.core.search.events import Info, Recorder, SearchDone
 from plyground.core.play.tournament import play_game
@@ -163,7 +165,7 @@ def test_a_bad_handshake_is_a_fault(home, hello, message):
 
 
 def test_an_engine_that_never_shakes_hands_is_a_fault(monkeypatch):
-    monkeypatch.setattr(engine_protocol, "HANDSHAKE_SECONDS", 0.3)
+    monkeypatch.setattr(engine_process, "HANDSHAKE_SECONDS", 0.3)
     with pytest.raises(AgentFault, match=r"`sleep 30` did not answer `plyground 1` with "
                                          r"`plygroundok` within 0.3 s; its stderr"):
         make_agent("engine", cmd="sleep 30").prepare()
@@ -296,7 +298,8 @@ def test_an_engine_dies_with_the_process_that_started_it(home):
     """A match's agent child killed at its deadline leaves no hung engine behind."""
     parent = subprocess.Popen(
         [sys.executable, "-c", "import threading, time\n"
-         "from plyground.core import get_game, make_agent\n"
+         "from plyground.core import get_game\n"
+         "from plyground.core.catalogue import make_agent\n"
          "from plyground.core.agents.external import _running\n"
          f"agent = make_agent('engine', cmd={command('silent')!r}, time=60)\n"
          "agent.prepare()\n"

@@ -7,7 +7,8 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from plyground.core import plugins
-from plyground.core.agents.base import Agent, register_plugin_kind
+from plyground.core.agents.base import Agent
+from plyground.core.catalogue import register_plugin_kind
 
 
 def test_a_broken_entry_point_is_a_warning_and_the_others_still_load(monkeypatch):

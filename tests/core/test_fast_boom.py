@@ -12,7 +12,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.fast import boom as kernel
 from plyground.core.fast.boom import BoomBackend
 from plyground.core.fast.table import thread_backend

@@ -10,7 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from plyground.core import Budget, parse_game
+from plyground.core.search.control import Budget
+from plyground.core import parse_game
 from plyground.core.fast import cephalopod as kernel
 from plyground.core.fast.cephalopod import CephalopodBackend
 from plyground.core.fast.table import thread_backend

@@ -13,7 +13,8 @@ import threading
 import numpy as np
 import pytest
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.fast import connect4 as kernel
 from plyground.core.fast.table import GENERATIONS
 from plyground.core.fast import mcts_tree_factory, tree_backend, warm_up
@@ -237,7 +238,7 @@ def test_an_iteration_budget_sizes_the_mcts_pool_and_running_out_of_memory_is_sa
     as it grows); under a clock they grow, and a pool the machine cannot hold stops the
     search with a message, not a MemoryError."""
     from plyground.core.fast import mcts_tree
-    from plyground.core.game import PlygroundError
+    from plyground.core.errors import PlygroundError
 
     made, grow = [], mcts_tree.KernelTree.grow
 

@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from plyground.core import Budget, get_game, make_agent
+from plyground.core.search.control import Budget
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.fast import quarto as kernel
 from plyground.core.fast import tree_backend, warm_up
 from plyground.core.games.quarto import EXACT_EMPTY, QuartoState

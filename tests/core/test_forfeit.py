@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.play.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.play.tournament import match_game, play_game, tally

@@ -10,9 +10,9 @@ import pickle
 
 import pytest
 
-from plyground.core import (AGENT_KINDS, BadSetting, PlygroundError, get_game,
-                             parse_agent)
-from plyground.core.agents.base import GaAgent
+from plyground.core.catalogue import AGENT_KINDS, parse_agent
+from plyground.core import BadSetting, PlygroundError, get_game
+from plyground.core.ga.agent import GaAgent
 from plyground.core.ga.profile import (DEFAULT_PROFILE, Profile, ProfileError,
                                        SkippedProfile, install_profile, load_profile,
                                        profile_json, save_profile, saved_profiles,

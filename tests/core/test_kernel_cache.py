@@ -48,7 +48,7 @@ def probe() -> None:
     each agent (renumbering MCTS trees early, as long searches do) and say which
     kernels those searches compiled or loaded. Prints JSON."""
     from plyground.core.connect4 import solver as perfect
-    from plyground.core.agents.base import parse_agent
+    from plyground.core.catalogue import parse_agent
     from plyground.core.fast import mcts_tree, warm_up
     from tests.core.positions import play_randomly
     import random

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from plyground.core import get_game
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.study.lesson import (LessonError, check_lesson, compile_lesson,
                                          load_lesson, read_lesson)
 from plyground.core.study.lessons import FOLDER, lesson_file, shipped

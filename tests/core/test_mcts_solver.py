@@ -8,8 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from plyground.core import Budget, get_game, parse_agent
-from plyground.core.agents.base import BadSetting
+from plyground.core.search.control import Budget
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
+from plyground.core.errors import BadSetting
 from plyground.core.fast.c4solver import Solver
 from plyground.core.fast.connect4_mcts import Connect4Tree
 from plyground.core.fast.quarto import kernel_position

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from plyground.core import Budget, PlygroundError, get_game, make_agent
+from plyground.core.search.control import Budget
+from plyground.core import PlygroundError, get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import Solver
 from plyground.core.connect4.solver import ESTIMATE_NOTE, EXACT_NOTE, value_of

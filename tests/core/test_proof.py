@@ -1,7 +1,8 @@
 """The inspector says when a search has proven a position lost, won or drawn."""
 from __future__ import annotations
 
-from plyground.core import get_game, make_agent
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.values import WIN, is_decisive, proven
 from tests.core.positions import quarto_endgames
 

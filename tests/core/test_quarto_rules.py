@@ -127,7 +127,7 @@ def test_the_two_by_two_variant_wins_with_a_block():
 @pytest.mark.parametrize("kind", ["random", "greedy", "minimax", "alphabeta", "mcts"])
 @pytest.mark.parametrize("position", ["..../..../..../.... -", "0f3c/5a69/..../.... 1"])
 def test_every_agent_plays_quarto(kind, position):
-    from plyground.core import make_agent
+    from plyground.core.catalogue import make_agent
 
     settings = {"minimax": {"depth": 1}, "alphabeta": {"depth": 2},
                 "mcts": {"iterations": 300}}.get(kind, {})

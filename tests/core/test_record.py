@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from plyground.core import parse_game
-from plyground.core.game import IllegalMove, Outcome, PlygroundError
+from plyground.core.errors import IllegalMove, PlygroundError
+from plyground.core.game import Outcome
 from plyground.core.records.tree import GameNode, GameTree
 from plyground.core.play.match import Match
 from plyground.core.records.record import (GameRecord, RecordError, format_record,

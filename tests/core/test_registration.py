@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from plyground.core import game_entries
-from plyground.core.agents.base import agent_kinds
+from plyground.core.catalogue import agent_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("core", "tui")

@@ -1,7 +1,8 @@
 """Stepping through recorded traces: frames agree with the search that made them."""
 from __future__ import annotations
 
-from plyground.core import Budget, get_game
+from plyground.core.search.control import Budget
+from plyground.core import get_game
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.events import MctsSnapshot, NodeEntered, NodeLeft, Recorder
 from plyground.core.search.mcts import mcts_search

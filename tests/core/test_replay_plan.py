@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from plyground.core import get_game
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.search.control import Budget, SearchControl, TickClock
 from plyground.core.search.events import NodeEntered, NodeLeft, Recorder
 

@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from plyground.core import Budget, get_game, make_agent
+from plyground.core.search.control import Budget
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.control import SearchControl, StopFlag
 from plyground.core.search.events import (IterationDone, MctsBackedUp, MctsExpanded,

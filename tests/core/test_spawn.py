@@ -50,7 +50,9 @@ def test_ctrl_c_just_as_sigint_is_blocked_leaves_the_parents_mask_as_it_was(monk
 
 INTERRUPTED_AS_A_WORKER_STARTS = """
 import signal
-from plyground.core import get_game, parse_agent, spawn
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
+from plyground.core.play import spawn
 from plyground.core.play.tournament import run_match
 
 real_start = spawn.SpawnedProcess.start

@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.search.control import SearchStopped, StopFlag
 from plyground.core.play.tournament import (GameResult, Tally, match_game, play_game,
                                             run_match, tally, turns)

@@ -11,7 +11,9 @@ from functools import lru_cache
 
 import pytest
 
-from plyground.core import Budget, get_game, make_agent
+from plyground.core.search.control import Budget
+from plyground.core import get_game
+from plyground.core.catalogue import make_agent
 from plyground.core.fast import warm_up
 from plyground.core.values import terminal_value
 from tests.core.positions import quarto_endgames

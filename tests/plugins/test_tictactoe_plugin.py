@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import BadSetting, game_entries, get_game, parse_agent
-from plyground.core.agents.base import agent_kinds
+from plyground.core import BadSetting, game_entries, get_game
+from plyground.core.catalogue import parse_agent
+from plyground.core.catalogue import agent_kinds
 from plyground.core.game import game_entry
 from plyground.tui.screens.result import ResultScreen
 from plyground.tui.screens.setup import SetupScreen, player_choices, playable_games

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import BadSetting, get_game, make_agent, parse_agent
-from plyground.core.agents.base import AgentFault
+from plyground.core import BadSetting, get_game
+from plyground.core.catalogue import make_agent, parse_agent
+from plyground.core.errors import AgentFault
 from plyground.core.play.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
 from plyground.core.play.tournament import match_game

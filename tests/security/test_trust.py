@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Button, Input, Select, Static
 
 from plyground.core.study.lesson import check_lesson, within_ceiling
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.records.record import load_record
 from plyground.core.search.control import Budget
 from plyground.core.trust import NeedsTrust, outside_code, untrusted

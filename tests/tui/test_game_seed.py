@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from plyground.core import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.play.match import seeded
 from plyground.core.rng import derive_seed
 from plyground.tui import cli

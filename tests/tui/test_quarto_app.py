@@ -235,7 +235,7 @@ async def test_the_live_tree_opens_replies_only_where_asked():
 async def test_the_inspector_marks_a_proven_loss():
     """An endgame Player 2 cannot save (the search's own verdict, which
     tests/core/test_fast_quarto.py holds to brute force) is marked proven lost."""
-    from plyground.core import make_agent
+    from plyground.core.catalogue import make_agent
     from tests.core.positions import quarto_endgames
 
     lost = next(s for s in quarto_endgames(41, GAME, 6, 40)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from plyground.core import get_game, parse_agent
+from plyground.core import get_game
+from plyground.core.catalogue import parse_agent
 from plyground.core.ga.profile import (DEFAULT_PROFILE, Profile, ProfileError,
                                        install_profile, load_profile)
 from plyground.tui.screens.setup import player_choices, row_from_spec, spec_for

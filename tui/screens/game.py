@@ -18,12 +18,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.agents.base import parse_agent
+from plyground.core.catalogue import parse_agent
 from plyground.core.connect4.analysis import can_analyse
 from plyground.core.play.worker import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
                                         EngineEvents, EngineFailed, EngineForfeit,
                                         EngineStarted, EngineWarning, SearchRequest)
-from plyground.core.game import IllegalMove, PlygroundError
+from plyground.core.errors import IllegalMove, PlygroundError
 from plyground.core.records.tree import GameNode, GameTree
 from plyground.core.records.history import History
 from plyground.core.records.record import now, record_of

@@ -9,7 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Select, Static
 
 from plyground.core import PlygroundError
-from plyground.core.agents.base import DEFAULT_OPPONENT, check_plays
+from plyground.core.catalogue import DEFAULT_OPPONENT
+from plyground.core.agents.base import check_plays
 from plyground.core.play.match import parse_side
 
 from .dialog import Dialog

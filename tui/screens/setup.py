@@ -12,7 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
 from plyground.core import Game, PlygroundError, State, game_entries, get_game
-from plyground.core.agents.base import DEFAULT_OPPONENT, agent_kinds, check_plays
+from plyground.core.catalogue import DEFAULT_OPPONENT, agent_kinds
+from plyground.core.agents.base import check_plays
 from plyground.core.ga.profile import SkippedProfile, saved_profiles
 from plyground.core.game import game_entry
 from plyground.core.play.match import HUMAN, parse_side

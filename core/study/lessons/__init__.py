@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...game import UnknownName, game_entries
+from ...errors import UnknownName
+from ...game import game_entries
 from ...paths import parse_toml, read_text_file
 
 FOLDER = Path(__file__).parent

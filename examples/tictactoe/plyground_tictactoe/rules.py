@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from plyground.core.game import Game, IllegalMove, NotationError, Outcome
+from plyground.core.game import Game, Outcome
+from plyground.core.errors import IllegalMove, NotationError
 from plyground.core.values import WIN
 
 SIDE_LABELS = ("X", "O")

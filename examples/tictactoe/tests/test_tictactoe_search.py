@@ -6,7 +6,8 @@ inner node and every finished game, so to depth 9 it counts the whole game tree.
 """
 from __future__ import annotations
 
-from plyground.core import Budget, parse_agent
+from plyground.core.search.control import Budget
+from plyground.core.catalogue import parse_agent
 from plyground.core.search.alphabeta import alphabeta_search
 from plyground.core.search.minimax import minimax_search
 from plyground.core.values import proven

@@ -1,5 +1,5 @@
 """Plyground's Alpha-Beta with an evaluation of its own: it loves the left edge."""
-from plyground.core.agents.base import AlphaBetaAgent
+from plyground.core.agents.kinds import AlphaBetaAgent
 
 calls = 0  # how many positions it evaluated (in the process that searched)
 
