@@ -75,7 +75,7 @@ def run(name: LessonName, trust_agents: TrustAgents = False) -> None:
     Space, Enter or → moves on, ← or Backspace goes back, Home and End jump,
     q quits.
     """
-    from .. import app as tui_app
+    from .. import app as tui_app  # Textual loads only when the app opens
 
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
@@ -122,7 +122,7 @@ def export(
         print(note, file=sys.stderr)
     if svg.exists() and not svg.is_dir():
         raise PlygroundError(f"--svg {svg}: it is a file, not a folder")
-    from ..lesson_export import export_lesson, in_the_way
+    from ..lesson_export import export_lesson, in_the_way  # Textual: only to export
 
     taken = in_the_way(svg, len(slides), html, force)
     if taken:

@@ -60,7 +60,7 @@ def play(game_spec: GameSpec, first: PlayFirst = None, second: PlaySecond = None
         if first is not None or second is not None or position is not None:
             raise PlygroundError("--load opens the record's own players and position: "
                                  "leave out --x, --o and --position")
-        from plyground.tui.app import run
+        from plyground.tui.app import run  # Textual loads only when the app opens
 
         data_home()
         run(record=record, trust_agents=trust_agents)

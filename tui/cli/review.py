@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 from rich.table import Table
 from rich.text import Text
 
+from plyground.core.records.history import History
 from plyground.core.records.record import GameRecord, load_record
 from plyground.core.study.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
                                          MISTAKE_LOSS, SOLVER, Review, review)
@@ -36,8 +37,6 @@ def load_game(source: str) -> GameRecord:
     path = Path(source).expanduser()
     if path.exists() or not source.strip().isdigit():
         return load_record(path)
-    from plyground.core.records.history import History
-
     with History() as history:
         return history.get(int(source))
 

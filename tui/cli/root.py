@@ -74,7 +74,7 @@ def setup(
     With no command, opens the app's setup screen.
     """
     if served:  # started by `plyground serve` (serve.served_command)
-        from plyground.tui import app as tui_app
+        from plyground.tui import app as tui_app  # Textual: only for the app
 
         tui_app.SERVED = tui_app.ServedLimits(tuple(served_agents or ()),
                                               served_save_dir)

@@ -22,6 +22,10 @@ from typing import Annotated, Optional
 import typer
 
 from plyground.core import PlygroundError
+from plyground.core.catalogue import parse_agent
+from plyground.core.paths import data_home
+from plyground.core.study.lesson import LessonError, played_through
+from plyground.core.study.lessons import lesson_file
 
 from ..hosts import is_local
 
@@ -44,9 +48,6 @@ def served_command(lesson: str | None, allowed_agents: tuple[str, ...] = (),
 def check_served_lesson(lesson: str, allowed: tuple[str, ...]) -> None:
     """The lesson's faults now, not in the browser. An agent from outside plyground it
     names is served only if --allow-agent names it too (nothing of it runs here)."""
-    from plyground.core.study.lesson import LessonError, played_through
-    from plyground.core.study.lessons import lesson_file
-
     _, _, faults = played_through(lesson_file(lesson), allowed)
     outside = list(dict.fromkeys(spec for fault in faults for spec in fault.outside))
     if outside:
@@ -62,8 +63,6 @@ def allowed_agent(spec: str) -> str:
     start; a typo is an error line now, not a refusal in the browser. (Its file is
     imported here: the server's user named it. The app lets a visitor's choice
     through when it runs the same command, file or module, core/trust.py.)"""
-    from plyground.core.catalogue import parse_agent
-
     try:
         return parse_agent(spec).spec
     except PlygroundError as error:
@@ -73,8 +72,6 @@ def allowed_agent(spec: str) -> str:
 def save_folder(given: Path | None) -> Path:
     """The folder served apps save into: `given`, else a new one under the data
     folder's `served/`, named for when the server started."""
-    from plyground.core.paths import data_home
-
     try:
         if given is not None:
             folder = given.expanduser().resolve()
@@ -142,7 +139,7 @@ def serve_command(
         check_served_lesson(lesson, allowed)
     folder = save_folder(save_dir)
     try:
-        from ..serve_gate import GatedServer
+        from ..serve_gate import GatedServer  # textual-serve and aiohttp: only to serve
     except ImportError:  # pragma: no cover - a dependency of the package
         raise PlygroundError("textual-serve is not installed: pip install "
                              "textual-serve") from None
