@@ -1,11 +1,18 @@
-"""The value scale every search and heuristic shares.
+"""The value scale every search and heuristic shares, and `Score`, a value as read.
 
 Values are from the point of view of the side to move. A won game scores
 `WIN - ply`, where `ply` is the ply count of the position in which the winning move
 has just been played; so a faster win scores higher and a slower loss scores higher
 (less negative). Heuristic values stay far below `WIN - MAX_PLY`.
+
+Searches, kernels and JSON reports keep the bare numbers; a `Score` wraps one with
+what it takes to say it (the position's ply, the scale, the bound), as python-chess's
+`PovScore` wraps a centipawn or mate count, so no reader has to carry those alongside.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
 
 from .game import Outcome
 
@@ -25,42 +32,66 @@ def terminal_value(outcome: Outcome, ply: int, to_move: int) -> int:
     return WIN - ply if outcome.winner == to_move else -(WIN - ply)
 
 
-SCORE, MEAN = "score", "mean"  # the two scales a search's values come on
+class Scale(StrEnum):
+    """The two scales a search's values come on (str-valued: records store them)."""
+
+    SCORE = "score"  # a heuristic figure, or decisive (WIN - ply)
+    MEAN = "mean"  # an MCTS mean result, 0..1, draws counting half
 
 
-def describe_value(value: float, ply: int, scale: str = SCORE) -> str:
-    """`win in 3`, `loss in 2`, a signed heuristic figure such as `+35`, or for an
-    MCTS mean result (0..1, draws counting half) `58.9% mean result`.
+class Bound(StrEnum):
+    """What a tree-search value says about the true value."""
+
+    EXACT = "exact"
+    LOWER = "lower"  # the true value is at least this (a cut-off: fail high)
+    UPPER = "upper"  # the true value is at most this (every move failed low)
+    ESTIMATE = "estimate"  # a sampled mean (MCTS), no bound at all
+
+
+BOUND_MARKS = {Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}  # exact and estimate have none
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A value as a reader meets it; `str()` says it: `win in 3`, `loss in 2`, `won`,
+    a signed heuristic figure such as `+35`, an MCTS `58.9% mean result`, with what
+    alpha-beta knows of it in front (`≤ +11`: a cut-off proved at most this).
 
     `ply` is the ply count of the position the value belongs to; "in k" says the game
     ends on the k-th move, from there, of the side whose move ends it (the winner's in
     most games; in misère BOOM, the loser's own move can end it).
     """
-    if scale == MEAN:
-        return f"{100 * value:.1f}% mean result"
-    if is_decisive(value):
-        moves = moves_to_end(value, ply)
-        if moves == 0:  # the game ended with the move into this position
-            return "won" if value > 0 else "lost"
-        return f"{'win' if value > 0 else 'loss'} in {moves}"
-    if isinstance(value, float):
-        return f"{value:+.3f}"
-    return f"{value:+d}"
 
+    value: float
+    ply: int
+    scale: Scale = Scale.SCORE
+    bound: Bound = Bound.EXACT
 
-def moves_to_end(value: float, ply: int) -> int:
-    """The k of a decisive value's `win in k` or `loss in k` (describe_value), 0 if the
-    game ended with the move into the position at `ply`."""
-    return max(0, ((WIN - abs(int(value))) - ply + 1) // 2)
+    @property
+    def decisive(self) -> bool:
+        """A win or loss in a known number of moves (never an MCTS mean)."""
+        return self.scale != Scale.MEAN and is_decisive(self.value)
 
+    @property
+    def moves_to_end(self) -> int:
+        """The k of a decisive score's `win in k` or `loss in k`, 0 if the game ended
+        with the move into the position at `ply`."""
+        return max(0, ((WIN - abs(int(self.value))) - self.ply + 1) // 2)
 
-BOUND_MARKS = {"lower": "≥ ", "upper": "≤ "}  # by events.Bound; exact has none
-
-
-def describe_bounded(value: float, bound: str, ply: int, scale: str = SCORE) -> str:
-    """A value with what alpha-beta knows of it: `≤ +11` (a cut-off proved at most
-    this), `≥ win in 3`, or the value itself when exact."""
-    return BOUND_MARKS.get(bound, "") + describe_value(value, ply, scale)
+    def __str__(self) -> str:
+        if self.scale == Scale.MEAN:
+            text = f"{100 * self.value:.1f}% mean result"
+        elif self.decisive:
+            moves = self.moves_to_end
+            if moves == 0:  # the game ended with the move into this position
+                text = "won" if self.value > 0 else "lost"
+            else:
+                text = f"{'win' if self.value > 0 else 'loss'} in {moves}"
+        elif isinstance(self.value, float):
+            text = f"{self.value:+.3f}"
+        else:
+            text = f"{self.value:+d}"
+        return BOUND_MARKS.get(self.bound, "") + text
 
 
 def proven(game, state, value: float, depth: int | None) -> str:

@@ -9,7 +9,7 @@ from plyground.core import Game, State
 from plyground.core.connect4.analysis import SOLVER, can_analyse, quick_score
 from plyground.core.connect4.solver import value_of
 from plyground.core.search.events import SearchDone
-from plyground.core.values import MEAN, describe_value, proven
+from plyground.core.values import Scale, Score, proven
 
 EXACT, HEURISTIC, MEAN_RESULT = "exact", "heuristic", "mean result"  # value kinds
 SEARCH = "search"  # an exact value that a search proved: a decisive one, or to the end
@@ -25,7 +25,7 @@ def value_kind(game: Game, state: State, done: SearchDone) -> str | None:
     """EXACT, HEURISTIC or MEAN_RESULT: what the decision's value is (None: none)."""
     if done.value is None:
         return None
-    if done.scale == MEAN:
+    if done.scale == Scale.MEAN:
         return MEAN_RESULT
     if done.exact or proven(game, state, done.value, done.depth):
         return EXACT
@@ -48,7 +48,7 @@ def exact_result(game: Game, state: State, done: SearchDone) -> dict | None:
         return None
     return {"result": "win" if value > 0 else "loss" if value < 0 else "draw",
             "value": value,
-            "description": "draw" if value == 0 else describe_value(value, state.ply),
+            "description": "draw" if value == 0 else str(Score(value, state.ply)),
             "source": source, "best_move": best}
 
 

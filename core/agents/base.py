@@ -19,7 +19,7 @@ from ..plugins import describe_error
 from ..rng import SplitMix64, derive_seed
 from ..search.control import Budget, SearchControl
 from ..search.events import SearchDone
-from ..values import MEAN
+from ..values import Scale
 from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
 
 
@@ -295,7 +295,7 @@ def replay_budget(budget: Budget, done: SearchDone) -> Budget:
     """The clock-free budget that repeats `done`: as many MCTS iterations as it ran;
     for a tree search stopped by its budget, as many nodes (the count stops it at the
     same node, in the same unfinished iteration); else its last depth."""
-    if done.scale == MEAN:
+    if done.scale == Scale.MEAN:
         return Budget(iterations=done.work)
     if done.stopped:
         return Budget(depth=budget.depth, nodes=done.work)

@@ -25,9 +25,8 @@ import threading
 
 from .book import default_book, move_score
 from ..search.control import Budget, SearchControl
-from ..search.events import (AnalysisProgress, Bound, IterationDone, MoveValue, Recorder,
-                             SearchDone)
-from ..values import is_decisive
+from ..search.events import AnalysisProgress, IterationDone, MoveValue, Recorder, SearchDone
+from ..values import Bound, is_decisive
 
 PROGRESS_INTERVAL = 0.1  # seconds between two progress reports
 ESTIMATE_NODES = 200_000  # Alpha-Beta's budget for the estimates (about 0.3 s)

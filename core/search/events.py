@@ -14,17 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Protocol
 
+from ..values import Bound, Scale, Score
+
 Move = Hashable
 Path = tuple
-
-
-class Bound:
-    """What a tree-search value says about the true value."""
-
-    EXACT = "exact"
-    LOWER = "lower"  # the true value is at least this (a cut-off: fail high)
-    UPPER = "upper"  # the true value is at most this (every move failed low)
-    ESTIMATE = "estimate"  # a sampled mean (MCTS), no bound at all
 
 
 # --- tree search (minimax, alpha-beta, greedy) ---------------------------------------
@@ -74,14 +67,14 @@ class NodeResult:
     path: Path
     depth: int  # the iteration's depth
     value: float
-    bound: str
+    bound: Bound
 
 
 @dataclass(frozen=True, slots=True)
 class MoveValue:
     move: Move
     value: float
-    bound: str
+    bound: Bound
     visits: int | None = None  # MCTS only
 
 
@@ -197,13 +190,12 @@ class SearchDone:
     """Every search ends with this; agents return it as their decision.
 
     `value` is for the side to move at the root (None where the agent has no value),
-    on the `scale` of values.py: "score" (heuristic or decisive) or "mean" (an MCTS mean
-    result, 0..1); `work` counts nodes or MCTS iterations; `depth` is the last completed
-    depth of a tree search; `move_values` are the root moves' values where the search
-    has them. `stopped` says the budget or a cancel ended the search, and `note` says
-    how ("stopped during depth 15: 3 of 7 root moves searched": a deeper iteration the
-    budget cut short, never the decision). `exact` marks values a solver proved, every
-    one of them.
+    on a values.py `Scale` (`score` reads it); `work` counts nodes or MCTS iterations;
+    `depth` is the last completed depth of a tree search; `move_values` are the root
+    moves' values where the search has them. `stopped` says the budget or a cancel
+    ended the search, and `note` says how ("stopped during depth 15: 3 of 7 root moves
+    searched": a deeper iteration the budget cut short, never the decision). `exact`
+    marks values a solver proved, every one of them.
     """
 
     best_move: Move
@@ -214,13 +206,17 @@ class SearchDone:
     depth: int | None = None
     move_values: tuple[MoveValue, ...] = ()
     note: str = ""
-    scale: str = "score"
+    scale: Scale = Scale.SCORE
     exact: bool = False
     stopped: bool = False  # the budget or a cancel ended it, not its own depth limit
 
     @property
     def work_unit(self) -> str:
-        return "iterations" if self.scale == "mean" else "nodes"
+        return "iterations" if self.scale == Scale.MEAN else "nodes"
+
+    def score(self, ply: int) -> Score | None:
+        """The decision's value read at `ply`, the ply count of the position searched."""
+        return None if self.value is None else Score(self.value, ply, self.scale)
 
 
 @dataclass(frozen=True, slots=True)

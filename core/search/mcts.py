@@ -27,9 +27,9 @@ from typing import Any, Protocol
 from ..game import Game, Move, State
 from ..rng import SplitMix64
 from .control import Budget, SearchControl
-from ..values import MEAN, WIN, describe_value
-from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected,
-                     MctsSnapshot, MoveStat, MoveValue, SearchDone)
+from ..values import WIN, Bound, Scale, Score
+from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, MctsSnapshot,
+                     MoveStat, MoveValue, SearchDone)
 
 DEFAULT_EXPLORATION = math.sqrt(2)
 SNAPSHOT_INTERVAL = 0.05  # seconds between live snapshots
@@ -234,7 +234,7 @@ def describe_proven(score: int, ply: int) -> str:
     (a shorter win may be among the moves not yet proven), so "≤" beyond one move."""
     if score == 0:
         return "draw"
-    text = describe_value(score, ply)
+    text = str(Score(score, ply))
     return text if text.endswith(" 1") else text.replace(" in ", " in ≤")
 
 
@@ -327,7 +327,7 @@ def mcts_search(game: Game, state: State, budget: Budget, seed: int,
     note = "" if final.proven is None else \
         f"proven: {describe_proven(final.proven, state.ply)}"
     return SearchDone(best.move, move_value(best).value, final.pv, tree.iterations,
-                      elapsed, move_values=move_values, note=note, scale=MEAN)
+                      elapsed, move_values=move_values, note=note, scale=Scale.MEAN)
 
 
 def move_value(stat: MoveStat) -> MoveValue:

@@ -8,9 +8,9 @@ from typing import Any
 
 from ..game import Game, State
 from ..rng import SplitMix64
-from ..values import INFINITY
+from ..values import INFINITY, Bound
 from .control import Budget, SearchControl, SearchStopped
-from .events import Bound, IterationDone, MoveValue, SearchDone
+from .events import IterationDone, MoveValue, SearchDone
 from .tree import TreeSearch
 
 DEFAULT_DEPTH = 3

@@ -12,8 +12,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from .events import (Bound, MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected,
-                     NodeEntered, NodeLeft)
+from ..values import Bound
+from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
+                     NodeLeft)
 from .tree import bound_of
 
 

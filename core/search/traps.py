@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..game import Move, State
-from ..values import WIN, terminal_value
+from ..values import WIN, Bound, terminal_value
 from .control import SearchStopped
-from .events import Bound, SearchDone
+from .events import SearchDone
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game, State
-from ..values import INFINITY, terminal_value
+from ..values import INFINITY, Bound, terminal_value
 from .control import SearchControl
-from .events import Bound, NodeEntered, NodeLeft, NodeResult
+from .events import NodeEntered, NodeLeft, NodeResult
 
 LIVE_PLIES = 2  # NodeResult is reported for nodes this many plies below the root
 

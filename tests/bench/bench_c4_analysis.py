@@ -32,7 +32,8 @@ from plyground.core.connect4.analysis import analyse_columns
 from plyground.core.play.worker import AnalysisRequest, Engine
 from plyground.core.play.match import seeded
 from plyground.core.search.control import Budget, SearchControl
-from plyground.core.search.events import AnalysisProgress, Bound
+from plyground.core.search.events import AnalysisProgress
+from plyground.core.values import Bound
 
 GAME = get_game("connect4")
 GAMES = 100

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from plyground.core import get_game
 from plyground.core.connect4.solver import value_of
-from plyground.core.values import describe_value
+from plyground.core.values import Score
 from plyground.tui import cli
 from tests.reference import read_scored_positions
 
@@ -55,7 +55,7 @@ def test_a_position_the_book_knows_is_lost_says_so_before_the_heuristic_guess():
     assert report["exact"]["result"] == "loss"
     assert report["exact"]["value"] == value_of(score, state.ply)
     assert report["exact"]["source"] == "opening book"
-    loss = describe_value(value_of(score, state.ply), state.ply)
+    loss = str(Score(value_of(score, state.ply), state.ply))
     assert report["verdict"] == (f"X loses: every move loses; with best play, a {loss} "
                                  "(exact, opening book)")
     assert verdict_line(lines) == report["verdict"]
@@ -74,11 +74,11 @@ def test_a_lost_position_the_solver_finishes_names_the_best_move_and_its_loss():
     value = value_of(score, state.ply)
     assert report["value_kind"] == "exact" and report["value"] == value
     assert report["exact"] == {"result": "loss", "value": value,
-                               "description": describe_value(value, state.ply),
+                               "description": str(Score(value, state.ply)),
                                "source": "solver", "best_move": report["best_move"]}
     assert verdict_line(lines) == (
         f"{GAME.side_labels[state.to_move]} loses: every move loses; best "
-        f"{report['best_move']}, a {describe_value(value, state.ply)} (exact, solver)")
+        f"{report['best_move']}, a {Score(value, state.ply)} (exact, solver)")
     assert all(entry["value"] < 0 for entry in report["moves"])  # every move loses
     assert HEURISTIC not in " ".join(lines)
 

@@ -144,7 +144,7 @@ def lost_position_and_a_move_letting_a_win_in_1_through():
 def test_letting_a_win_in_1_through_in_a_lost_game_says_why_it_is_only_an_inaccuracy(
         tmp_path):
     from plyground.core.connect4.solver import value_of
-    from plyground.core.values import describe_value
+    from plyground.core.values import Score
 
     start, moves, score = lost_position_and_a_move_letting_a_win_in_1_through()
     end = start.play(moves[0]).play(moves[1])
@@ -156,7 +156,7 @@ def test_letting_a_win_in_1_through_in_a_lost_game_says_why_it_is_only_an_inaccu
     first = data["moves"][0]
     assert (first["label"], first["played"], first["note"]) == ("inaccuracy", "loss in 1",
                                                                 why)
-    assert first["best"] == describe_value(value_of(score, start.ply), start.ply)
+    assert first["best"] == str(Score(value_of(score, start.ply), start.ply))
     assert data["moves"][1]["note"] == ""
     lines = run(str(path)).stdout.splitlines()
     row = next(index for index, line in enumerate(lines) if re.match(r"\d+\.+ ", line))

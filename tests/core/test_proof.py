@@ -27,19 +27,34 @@ def test_a_shallow_search_proves_nothing():
 
 
 def test_values_say_on_which_move_the_game_ends():
-    from plyground.core.values import describe_value
+    from plyground.core.values import Score
 
     ply = 10
-    assert describe_value(WIN - (ply + 1), ply) == "win in 1"  # my next move wins
-    assert describe_value(WIN - (ply + 3), ply) == "win in 2"
-    assert describe_value(-(WIN - (ply + 2)), ply) == "loss in 1"  # the reply wins
+    assert str(Score(WIN - (ply + 1), ply)) == "win in 1"  # my next move wins
+    assert str(Score(WIN - (ply + 3), ply)) == "win in 2"
+    assert str(Score(-(WIN - (ply + 2)), ply)) == "loss in 1"  # the reply wins
     # misère: my own next move makes the four that loses
-    assert describe_value(-(WIN - (ply + 1)), ply) == "loss in 1"
+    assert str(Score(-(WIN - (ply + 1)), ply)) == "loss in 1"
     # a position the game ended in (the search's terminal value), never "in 0"
     from plyground.core.values import terminal_value
     state = get_game("connect4").parse_position("121212").play(0)  # X wins
     value = terminal_value(state.outcome(), state.ply, state.to_move)
-    assert describe_value(value, state.ply) == "lost"
-    assert describe_value(-value, state.ply) == "won"
-    assert describe_value(35, ply) == "+35" and describe_value(0.5, ply, "mean") == \
+    assert str(Score(value, state.ply)) == "lost"
+    assert str(Score(-value, state.ply)) == "won"
+    assert str(Score(35, ply)) == "+35" and str(Score(0.5, ply, "mean")) == \
         "50.0% mean result"
+
+
+def test_a_score_says_its_bound_and_keeps_its_stored_words():
+    from plyground.core.values import Bound, Scale, Score
+
+    ply = 10
+    assert str(Score(11, ply, bound=Bound.UPPER)) == "≤ +11"
+    assert str(Score(WIN - (ply + 5), ply, bound=Bound.LOWER)) == "≥ win in 3"
+    assert str(Score(0.25, ply, Scale.MEAN, Bound.ESTIMATE)) == "25.0% mean result"
+    assert str(Score(-0.5, ply)) == "-0.500"
+    # a mean never reads as a win, whatever its number
+    assert not Score(WIN, ply, Scale.MEAN).decisive
+    assert Score(-(WIN - (ply + 4)), ply).moves_to_end == 2
+    # records and JSON reports store the words, not the enum's name
+    assert f"{Scale.MEAN} {Bound.LOWER}" == "mean lower"

@@ -11,7 +11,7 @@ from plyground.core import get_game
 from plyground.core.connect4.solver import value_of
 from plyground.core.study.review import (DEFAULT_SCALE, LABELS, MoveReview, Review,
                                          expected_score, label_of, review)
-from plyground.core.values import MEAN, WIN, is_decisive, terminal_value
+from plyground.core.values import WIN, Scale, is_decisive, terminal_value
 from tests.core.positions import connect4_endgames, quarto_endgames
 from tests.core.test_c4solver import rules_score
 from tests.reference import read_scored_positions
@@ -121,7 +121,7 @@ def test_expected_score_and_thresholds():
     assert expected_score(-DEFAULT_SCALE) == pytest.approx(0.25)
     assert expected_score(0) == 0.5
     assert expected_score(WIN - 10) == 1.0 and expected_score(-(WIN - 10)) == 0.0
-    assert expected_score(0.3, MEAN) == 0.3
+    assert expected_score(0.3, Scale.MEAN) == 0.3
     assert expected_score(10 ** 6 - 10 ** 5) > 0.999  # far past the scale, no overflow
     assert label_of(50, 50, 0.0, True) == "best"
     assert label_of(50, 40, 0.049, False) == "good"
@@ -234,7 +234,7 @@ def test_an_mcts_review_is_an_estimate_on_the_mean_scale():
     game, state, moves = cephalopod_line(44)
     result = review((game, state, moves), "mcts:iterations=300")
     assert result.analyser == "mcts:iterations=300"
-    assert not result.exact and {move.scale for move in result.moves} == {MEAN}
+    assert not result.exact and {move.scale for move in result.moves} == {Scale.MEAN}
     assert all(0 <= move.played_value <= 1 for move in result.moves)
 
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from plyground.core import get_game
-from plyground.core.values import describe_value
+from plyground.core.values import Score
 from plyground.tui import cli
 from tests.tui.helpers import SIZE, make_app, settled, wait_until
 
@@ -63,7 +63,7 @@ async def test_summary_star_row_and_analyze_give_one_value(name):
     report = analyze_json(game, position, CASES[name][3])
     state = game.parse_position(position)
     assert move == decision.best_move and report["best_move"] == game.format_move(move)
-    assert value == report["description"] == describe_value(report["value"], state.ply)
+    assert value == report["description"] == str(Score(report["value"], state.ply))
     assert f"played {game.format_move(move)} ({value}) · {depth}" in text, text
     assert depth == f"depth {report['depth']}"
 
@@ -84,7 +84,7 @@ async def test_a_deeper_iteration_cut_short_is_only_counted():
         rows = [str(node.label) for node in tree.root.children]
     state = game.parse_position(CASES["connect4"][2])
     assert (move, value, depth) == (decision.best_move,
-                                    describe_value(decision.value, state.ply),
+                                    str(Score(decision.value, state.ply)),
                                     f"depth {decision.depth}")
     assert f"stopped during depth {decision.depth + 1}:" in text
     assert f"depth {decision.depth + 1} cut short" in root

@@ -8,7 +8,7 @@ exact value when it is proven. The spinner turns and the clock runs from the mom
 the panel is handed a position (its own clock: no message from the solver is needed).
 
 "in 5" counts the moves of the side that wins, this one included when it is the side
-to move (values.py's `describe_value`). The screen runs the analysis in its own process
+to move (values.py's `Score`). The screen runs the analysis in its own process
 (core/connect4/analysis.py) and hands the panel what comes back.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from plyground.core.search.events import AnalysisProgress, Bound, SearchDone
-from plyground.core.values import describe_value
+from plyground.core.search.events import AnalysisProgress, SearchDone
+from plyground.core.values import Bound, Score
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TICK = 0.1  # seconds between two redraws while solving: the spinner's step, the clock's
@@ -45,11 +45,11 @@ def outlook(value: float | None, ply: int,
     if value is None:
         return "…", "", "pending"
     if estimate:
-        word, _, moves = describe_value(value, ply).partition(" in ")
+        word, _, moves = str(Score(value, ply)).partition(" in ")
         return ESTIMATE_MARK + word, f"in {moves}" if moves else "", "estimate"
     if value == 0:
         return "draw", "", "draw"
-    word, _, moves = describe_value(value, ply).partition(" in ")
+    word, _, moves = str(Score(value, ply)).partition(" in ")
     return word, f"in {moves}", "win" if value > 0 else "loss"
 
 

@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher, Static
 
 from plyground.core.search.events import Info, IterationDone, MctsSnapshot, SearchDone
 from plyground.core.search.mcts import chosen, describe_proven
-from plyground.core.values import describe_value, proven
+from plyground.core.values import Score, proven
 
 from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
@@ -37,7 +37,7 @@ def exact_row(game, state, result: SearchDone) -> Text:
     """Every move's exact value on one row; an entry never breaks across lines."""
     text = Text()
     for index, mv in enumerate(result.move_values):
-        entry = f"{game.format_move(mv.move)} {describe_value(mv.value, state.ply)}"
+        entry = f"{game.format_move(mv.move)} {Score(mv.value, state.ply)}"
         text.append("  " if index else "")
         text.append(entry.replace(" ", "\u00a0"),
                     style="bold" if mv.move == result.best_move else "")
@@ -181,7 +181,7 @@ class Inspector(Vertical):
             return Text(f"latest report: {info_line(self.game, event)}\n"
                         "score: the agent's own, for the side to move")
         if isinstance(event, IterationDone):
-            value = describe_value(event.value, self.state.ply)
+            value = Score(event.value, self.state.ply)
             text = self.proof_text(event.value, event.depth)
             speed = f"{event.nodes_per_second:,.0f} nodes/s · " if self.timed else ""
             return text + Text(
@@ -246,7 +246,7 @@ class Inspector(Vertical):
             text.append(f"played {move}\n")
         else:
             text += self.proof_text(result.value, result.depth)
-            value = describe_value(result.value, self.state.ply, result.scale)
+            value = result.score(self.state.ply)
             text.append(f"played {move} ({value}) · depth {result.depth} · "
                         f"{result.work:,} nodes{self.time_text(result)}\n")
         text.append(f"principal variation: {line_text(self.game, result.pv)}\n")
@@ -259,7 +259,7 @@ class Inspector(Vertical):
     def exact_text(self, result: SearchDone, move: str) -> Text:
         """A solver's decision: proven values for every move, in the row below."""
         text = Text(result.note, style="bold green")
-        value = describe_value(result.value, self.state.ply)
+        value = Score(result.value, self.state.ply)
         text.append(f" · played {move} ({value}) · {result.work:,} nodes\n")
         text.append("every move's exact value, for the side to move (below)")
         return text

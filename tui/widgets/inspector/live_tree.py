@@ -17,9 +17,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Tree
 
-from plyground.core.search.events import (Bound, IterationDone, MoveValue, NodeResult,
-                                          SearchDone)
-from plyground.core.values import describe_bounded as value_text
+from plyground.core.search.events import IterationDone, MoveValue, NodeResult, SearchDone
+from plyground.core.values import Bound, Score
 
 
 MIN_MOVE = 3  # the fewest cells a move's description is elided to (`b…H`)
@@ -243,16 +242,17 @@ class LiveTree(Tree):
             if len(path) == 1:
                 value = self._root_value(path[0])
                 if value is not None:
-                    return tail(value_text(value.value, value.bound, ply), f"depth {depth}")
+                    return tail(str(Score(value.value, ply, bound=value.bound)),
+                                f"depth {depth}")
             result = self.results.get(depth, {}).get(path)
             if result is not None:
-                return tail(value_text(result.value, result.bound, ply))
+                return tail(str(Score(result.value, ply, bound=result.bound)))
             return tail("", *self._why_unsearched(path, depth))
         result = self.results.get(self.running, {}).get(path)
         if result is not None:
             how = "in progress" if self.final is None else "cut short"
             short = "so far" if self.final is None else "cut short"
-            return tail(value_text(result.value, result.bound, ply),
+            return tail(str(Score(result.value, ply, bound=result.bound)),
                         f"depth {result.depth}, {how}", f"depth {result.depth} {short}")
         if self.final is not None:
             return tail("", "not reached: the search stopped first", "not reached")

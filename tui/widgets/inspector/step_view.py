@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from plyground.core.search.events import NodeEntered
 from plyground.core.search.replay import PHASES, MctsFrame, MctsReplay, Replay, TreeFrame
-from plyground.core.values import INFINITY, describe_bounded, describe_value, is_decisive
+from plyground.core.values import INFINITY, Score, is_decisive
 
 from ...text_board import render_board
 from ..boards import board_for
@@ -32,7 +32,7 @@ def bound_text(value: float, ply: int) -> str:
         return "+∞"
     if value <= -INFINITY:
         return "−∞"
-    return describe_value(value, ply)
+    return str(Score(value, ply))
 
 
 SOURCES = {"end": " (the game is over here)",
@@ -197,7 +197,7 @@ class StepView(Horizontal, can_focus=True):
         if isinstance(event, NodeEntered):
             text.append("entering the node\n")
         else:
-            value = describe_value(event.value, ply)
+            value = Score(event.value, ply)
             text.append(f"leaving with {value} for {side}")
             if event.source == "leaf":
                 text.append(" (the game's end in sight at the depth limit)"
@@ -224,7 +224,7 @@ class StepView(Horizontal, can_focus=True):
             for child in frame.children:
                 mark = "   (its reply's cut-off bounds it)" if child.cutoff else ""
                 text.append(f"  {self.game.format_move(child.move)}: "
-                            f"{describe_bounded(-child.value, child.bound, ply)}{mark}\n")
+                            f"{Score(-child.value, ply, bound=child.bound)}{mark}\n")
         return event.path, text
 
     def mcts_text(self, frame: MctsFrame) -> tuple[tuple, Text]:
