@@ -230,6 +230,14 @@ class GameEntry:
     # another for the endgame with how many plies before the end it takes over
     review: tuple = ("alphabeta:nodes=20000",)
     review_scale: float = 100.0  # the heuristic figure worth a 75 % expected score
+    # A game with an exact solver declares it here, so that no command asks which game
+    # it is: the solver `plyground solve` runs (a class; solve(state, weak) and
+    # analyze(state, weak)), the module that builds its opening book (BOOK_PATH,
+    # build, interrupted), and the review by it, used unless another agent is asked:
+    # (states, moves, progress) -> each move judged exactly, and the graph's values.
+    solver: str | None = None
+    book: str | None = None
+    exact_review: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}

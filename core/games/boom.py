@@ -302,7 +302,7 @@ GAME = Boom()
 register_game(
     "boom", "Desconecta-4 BOOM", lambda: GAME,
     board="plyground.tui.widgets.boards.boom:BoomBoard",
-    renderer="plyground.tui.text_board:boom_board",
+    renderer="plyground.tui.widgets.text.boom:boom_board",
     kernels=Kernels(tree="plyground.core.fast.boom:BoomBackend",
                     mcts="plyground.core.fast.boom_mcts:BoomTree"),
     theme={"boom-first": "#6BC46D", "boom-second": "#3A7BD5"},  # Green and Blue

@@ -255,7 +255,7 @@ register_game(
     "cephalopod", "Cephalopod", Cephalopod,
     variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES),
     board="plyground.tui.widgets.boards.cephalopod:CephalopodBoard",
-    renderer="plyground.tui.text_board:cephalopod_board",
+    renderer="plyground.tui.widgets.text.cephalopod:cephalopod_board",
     # one kernel of each kind for every board size
     kernels=Kernels(tree="plyground.core.fast.cephalopod:CephalopodBackend",
                     mcts="plyground.core.fast.cephalopod_mcts:CephalopodTree"),

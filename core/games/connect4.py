@@ -186,7 +186,7 @@ GAME = Connect4()
 register_game(
     "connect4", "Connect 4", lambda: GAME,
     board="plyground.tui.widgets.boards.connect4:Connect4Board",
-    renderer="plyground.tui.text_board:connect4_board",
+    renderer="plyground.tui.widgets.text.connect4:connect4_board",
     kernels=Kernels(tree="plyground.core.fast.connect4:Connect4Backend",
                     mcts="plyground.core.fast.connect4_mcts:Connect4Tree"),
     theme={"piece-first": "#E5534B", "piece-second": "#F2CC3D"},
@@ -195,4 +195,6 @@ register_game(
            "up or diagonally, win. A full board with no four is a draw."),
     notation="columns played, e.g. 4453",
     analysis="plyground.core.connect4.analysis:analyse_columns", analysis_agent="perfect:time=2",
-    review_scale=100)  # (with --agent) a few open threes
+    review_scale=100,  # (with --agent) a few open threes
+    solver="plyground.core.fast.c4solver:Solver", book="plyground.core.connect4.book",
+    exact_review="plyground.core.study.review:solver_review")

@@ -420,7 +420,7 @@ register_game(
     "quarto", "Quarto", Quarto,
     variants=(("standard", {}), ("2×2 squares win too", {"squares": True})),
     board="plyground.tui.widgets.boards.quarto:QuartoBoard",
-    renderer="plyground.tui.text_board:quarto_board",
+    renderer="plyground.tui.widgets.text.quarto:quarto_board",
     kernels=Kernels(tree="plyground.core.fast.quarto:QuartoBackend",
                     mcts="plyground.core.fast.quarto_mcts:QuartoTree"),
     theme={"quarto-dark": "#6B3F22", "quarto-light": "#E8CC94"},  # walnut and maple

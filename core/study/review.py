@@ -59,10 +59,9 @@ from typing import Callable
 from ..agents.base import Agent, check_plays
 from ..errors import BadSetting
 from ..catalogue import parse_agent
-from ..game import Game, Move, State
-from ..search.events import Bound, SearchDone
-from ..values import (MEAN, SCORE, describe_value, is_decisive, moves_to_end, proven,
-                      terminal_value)
+from ..game import Game, Move, State, load_ref
+from ..search.events import SearchDone
+from ..values import Bound, Scale, Score, is_decisive, proven, terminal_value
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # a loss (of expected score) under each gives that label; from the last, a blunder
@@ -105,7 +104,7 @@ class ReviewProgress:
 @dataclass(frozen=True)
 class MoveReview:
     """One move of the main line, judged. Values are for the side that played it, on
-    the analyser's scale (values.py: `describe_value` reads them)."""
+    the analyser's scale (values.py: a `Score` reads them)."""
 
     ply: int  # the ply count of the position the move was played in
     side: int  # who played it: 0 the first side, 1 the second
@@ -117,7 +116,7 @@ class MoveReview:
     label: str
     played_exact: bool  # whether each value is proven
     best_exact: bool
-    scale: str = SCORE  # SCORE or MEAN, as values.py
+    scale: Scale = Scale.SCORE
 
     @property
     def exact(self) -> bool:
@@ -142,15 +141,15 @@ class MoveReview:
             return ""
         if self.best_value > 0:
             return "still wins, only later"
-        if moves_to_end(self.played_value, self.ply) == 1:
+        if Score(self.played_value, self.ply).moves_to_end == 1:
             return "lets a win in 1 through, but the game was already lost"
         return "loses sooner, but the game was already lost"
 
     def describe(self, value: float, exact: bool) -> str:
         """`win in 5`, `draw` (a proven one), `+35`, `58.9% mean result`."""
-        if exact and value == 0 and self.scale == SCORE:
+        if exact and value == 0 and self.scale == Scale.SCORE:
             return "draw"
-        return describe_value(value, self.ply, self.scale)
+        return str(Score(value, self.ply, self.scale))
 
 
 @dataclass
@@ -216,10 +215,10 @@ class Review:
 
 # --- judging a move ------------------------------------------------------------------
 
-def expected_score(value: float, scale: str = SCORE,
+def expected_score(value: float, scale: Scale = Scale.SCORE,
                    units: float = DEFAULT_SCALE) -> float:
     """The expected score (0..1) a value gives the side it is for (module doc)."""
-    if scale == MEAN:
+    if scale == Scale.MEAN:
         return float(value)
     if is_decisive(value):
         return 1.0 if value > 0 else 0.0
@@ -243,7 +242,7 @@ def label_of(best_value: float, played_value: float, loss: float,
     return "blunder"
 
 
-def graph_value(value: float, side: int, scale: str = SCORE,
+def graph_value(value: float, side: int, scale: Scale = Scale.SCORE,
                 units: float = DEFAULT_SCALE) -> float:
     """A position's value for the first side, -1..1, from `value` for `side` (the
     side to move there)."""
@@ -267,14 +266,15 @@ class Verdict:
     values: dict[Move, float] = field(default_factory=dict)
     exact: set = field(default_factory=set)  # the moves whose values are proven
     best_exact: bool = False
-    scale: str = SCORE
+    scale: Scale = Scale.SCORE
 
 
 def judge(state: State, move: Move, verdict: Verdict, played_value: float,
           played_exact: bool, units: float) -> MoveReview:
     scale = verdict.scale
     best_value = verdict.best_value
-    is_best = move == verdict.best_move or (scale == SCORE and played_value >= best_value)
+    is_best = move == verdict.best_move or \
+        (scale == Scale.SCORE and played_value >= best_value)
     loss = max(0.0, expected_score(best_value, scale, units)
                - expected_score(played_value, scale, units))
     return MoveReview(state.ply, state.to_move, move,
@@ -299,16 +299,16 @@ def solver_review(states: list[State], moves: list[Move],
     next position says is known to score at least that: one null-window search tells
     whether the move was best, which it mostly is, and the score with it; only the
     others are solved whole."""
-    from ..connect4 import solver
+    from ..connect4 import solver as exact
     from ..connect4.book import move_score
 
-    solver.warm_up()
+    exact.warm_up()
     open_positions = [index for index, state in enumerate(states)
                       if state.outcome() is None]
     scores: dict[int, int] = {}
     played: dict[int, int] = {}  # each move's score for the side that played it
-    with solver._lock:
-        solver = solver.shared_solver()
+    with exact._lock:
+        solver = exact.shared_solver()
         for done, index in enumerate(reversed(open_positions), start=1):
             state = states[index]
             if index < len(moves):
@@ -328,10 +328,10 @@ def solver_review(states: list[State], moves: list[Move],
             if played[index] != best:  # a best move to show: the first keeping it
                 best_move = next(column for column in candidates(solver, state, move)
                                  if keeps_score(solver, state, column, best))
-            verdict = Verdict(best_move, solver.value_of(best, state.ply),
+            verdict = Verdict(best_move, exact.value_of(best, state.ply),
                               best_exact=True)
             reviews.append(judge(state, move, verdict,
-                                 solver.value_of(played[index], state.ply), True,
+                                 exact.value_of(played[index], state.ply), True,
                                  DEFAULT_SCALE))
     values = [end_value(state) if index not in scores else
               float(((scores[index] > 0) - (scores[index] < 0)) * (1 - 2 * state.to_move))
@@ -400,7 +400,7 @@ def value_proven(state: State, done: SearchDone, value: float) -> bool:
     """Whether a search's value (of the root or one of its moves) is proven."""
     if done.exact:
         return True
-    return done.scale == SCORE and bool(proven(state.game, state, value, done.depth))
+    return done.scale == Scale.SCORE and bool(proven(state.game, state, value, done.depth))
 
 
 def played_value(state: State, move: Move, verdict: Verdict,
@@ -417,10 +417,10 @@ def played_value(state: State, move: Move, verdict: Verdict,
     outcome = child.outcome()
     if outcome is not None:
         value = terminal_value(outcome, child.ply, state.to_move)
-        if verdict.scale == MEAN:
+        if verdict.scale == Scale.MEAN:
             return 0.5 if outcome.winner is None else float(value > 0), True
         return value, True
-    if after.scale == MEAN:
+    if after.scale == Scale.MEAN:
         return 1 - after.best_value, False
     return -after.best_value, after.best_exact
 
@@ -455,9 +455,10 @@ def game_of(source) -> tuple[Game, State, list[Move]]:
 
 
 def uses_solver(game: Game, agent: Agent | None) -> bool:
-    from ..games.connect4 import Connect4
-
-    return isinstance(game, Connect4) and (agent is None or agent.solves_exactly)
+    """Whether the game's exact review (`GameEntry.exact_review`) judges the game: it
+    has one, and no agent is asked or the one asked solves exactly."""
+    return game.entry.exact_review is not None and \
+        (agent is None or agent.solves_exactly)
 
 
 def review(source, agent: str | Agent | None = None,
@@ -478,7 +479,7 @@ def review(source, agent: str | Agent | None = None,
     units = game.entry.review_scale
     started = time.perf_counter()
     if uses_solver(game, agent):
-        reviews, values = solver_review(states, moves, progress)
+        reviews, values = load_ref(game.entry.exact_review)(states, moves, progress)
         analyser = SOLVER
     else:
         choose, analyser = chooser(game, agent)
