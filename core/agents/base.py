@@ -156,6 +156,11 @@ class Agent:
     def budget(self) -> Budget:
         return Budget()
 
+    def draws_its_seed(self) -> bool:
+        """Whether it takes a seed and was given none (so it draws one a game, and
+        a search of its cannot be repeated without the game's seed)."""
+        return "seed" in self.settings and "seed" not in self.given
+
     def prepare(self) -> None:
         """Get ready to decide (compile kernels, make tables) before a move's clock
         starts; most agents need nothing beyond the game's warm-up."""
