@@ -25,8 +25,8 @@ from plyground.core.play.match import HUMAN, Match
 from plyground.core.records.record import GameRecord
 from plyground.core.trust import Trust, require_trust, untrusted
 
-from .screens.game import AnalysisUpdate, EngineUpdate, GameScreen
-from .screens.game_review import ReviewUpdate
+from .engine_update import ANALYSIS, REVIEW, SEARCH, EngineUpdate
+from .screens.game import GameScreen
 from .screens.setup import SetupScreen
 from .screens.trust import TrustScreen
 from .terminal import is_terminal, require_terminal
@@ -48,11 +48,16 @@ class ServedLimits:
 # every app it creates is then served (`lesson run` creates its own, too).
 SERVED: ServedLimits | None = None
 
-# Textual paints at most 60 frames a second, so a key pressed just after a frame waits
-# up to 17 ms for the next; at 120 it waits 8 at most (a key is to be answered
-# within 50 ms). Textual's own setting, TEXTUAL_FPS, still wins when it is set.
-if "TEXTUAL_FPS" not in os.environ:
-    textual.screen.UPDATE_PERIOD = 1 / 120
+
+
+def paint_faster() -> None:
+    """Let screens paint 120 frames a second: Textual paints at most 60, so a key
+    pressed just after a frame waits up to 17 ms for the next; at 120 it waits 8 at
+    most (a key is to be answered within 50 ms). Textual's own setting, TEXTUAL_FPS,
+    still wins when it is set. (Textual reads it when a screen mounts: an app sets it
+    as it is made, not this module as it is imported.)"""
+    if "TEXTUAL_FPS" not in os.environ:
+        textual.screen.UPDATE_PERIOD = 1 / 120
 
 
 class PlygroundApp(App):
@@ -66,6 +71,7 @@ class PlygroundApp(App):
                  lesson: tuple | None = None, trust_agents: bool = False,
                  served: ServedLimits | None = None) -> None:
         super().__init__()
+        paint_faster()
         # What a record opened here may run without asking (`--trust-agents`); what
         # the one who started `plyground serve` allows its visitors (None: not served).
         self.trust_agents = trust_agents
@@ -78,11 +84,11 @@ class PlygroundApp(App):
         self.move_delay = move_delay
         if not animations:
             self.animation_level = "none"
-        self.engine = Engine(partial(self.forward, EngineUpdate), clock=clock)
+        self.engine = Engine(partial(self.forward, SEARCH), clock=clock)
         self.analysis = analysis  # whether game screens show the analysis panel
-        self.analyst = Engine(partial(self.forward, AnalysisUpdate), clock=clock)
+        self.analyst = Engine(partial(self.forward, ANALYSIS), clock=clock)
         # reviews games (started at the first review: an engine spawns on first use)
-        self.reviewer = Engine(partial(self.forward, ReviewUpdate), clock=clock)
+        self.reviewer = Engine(partial(self.forward, REVIEW), clock=clock)
         self.game_screen: GameScreen | None = None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -160,12 +166,12 @@ class PlygroundApp(App):
         except (OSError, AttributeError, ValueError):
             self.exit()
 
-    def forward(self, message_class, update) -> None:
+    def forward(self, source: str, update) -> None:
         """Called on an engine's reader thread: hand its update to the game screen,
-        as a `message_class` message (which engine it came from)."""
+        with the name of the engine it came from."""
         screen = self.game_screen
         if screen is not None:
-            screen.post_message(message_class(update))
+            screen.post_message(EngineUpdate(source, update))
 
     def start_match(self, game_id: str, sides: tuple[str, str],
                     position: str | None = None, options: dict | None = None,

@@ -11,7 +11,9 @@ import sys
 import time
 
 from plyground.core.play.worker import EngineEvents
-from plyground.tui.screens.game import LIVE_INTERVAL, GameScreen
+from plyground.tui.engine_update import SEARCH
+from plyground.tui.screens.game import GameScreen
+from plyground.tui.search_driver import LIVE_INTERVAL
 from plyground.tui.widgets.inspector import Inspector
 from plyground.tui.widgets.inspector.mcts_view import MctsView
 from tests.tui.helpers import SIZE, make_app, settled
@@ -26,8 +28,8 @@ async def test_live_events_reach_the_views_in_batches_and_none_is_lost(monkeypat
 
     def record_sent(screen, message):
         update, search = message.update, screen.search
-        if isinstance(update, EngineEvents) and search is not None \
-                and update.search_id == search.search_id:
+        if message.source == SEARCH and isinstance(update, EngineEvents) \
+                and search is not None and update.search_id == search.search_id:
             sent.append(list(update.events))
         on_engine_update(screen, message)
 
@@ -105,7 +107,7 @@ async def test_a_board_repaints_for_a_searchs_shares_only_when_its_drawing_chang
 
 
 def test_screens_may_paint_120_frames_a_second_unless_textual_is_told_otherwise():
-    program = ("import plyground.tui.app, textual.screen; "
+    program = ("import plyground.tui.app, textual.screen; plyground.tui.app.create_app(); "
                "print(round(1 / textual.screen.UPDATE_PERIOD))")
     environ = {key: value for key, value in os.environ.items() if key != "TEXTUAL_FPS"}
     frames = [subprocess.run([sys.executable, "-c", program], env=env, check=True,

@@ -2,38 +2,33 @@
 for Connect 4 the analysis panel (every column's exact value).
 
 Agents search in the engine process; its messages arrive here as `EngineUpdate`
-messages, so the screen never blocks. Every key works at any moment: one that makes no
-sense now (a move during the agent's turn, a full column) gets a message, nothing else.
+messages (tui/engine_update.py), so the screen never blocks. Every key works at any
+moment: one that makes no sense now (a move during the agent's turn, a full column)
+gets a message, nothing else.
 """
 from __future__ import annotations
-
-import time
-from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from plyground.core.catalogue import parse_agent
 from plyground.core.connect4.analysis import can_analyse
-from plyground.core.play.worker import (DEFAULT_TRACE_CAP, AnalysisRequest, EngineDone,
-                                        EngineEvents, EngineFailed, EngineForfeit,
-                                        EngineStarted, EngineWarning, SearchRequest)
+from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
+                                        EngineForfeit, EngineStarted, EngineWarning)
 from plyground.core.errors import IllegalMove, PlygroundError
 from plyground.core.records.tree import GameNode, GameTree
 from plyground.core.records.history import History
 from plyground.core.records.record import now, record_of
 from plyground.core.play.match import Match
-from plyground.core.search.control import Budget
-from plyground.core.search.events import (AnalysisProgress, IterationDone, MctsSnapshot,
-                                          TraceProgress)
+from plyground.core.search.events import MctsSnapshot
 from plyground.core.search.replay import replay_for
-from plyground.core.values import describe_value
 
+from ..engine_update import ANALYSIS, REVIEW, EngineUpdate
+from ..search_driver import (PREPARING, SearchDriver, SearchRecord, TracePlan,
+                             check_replay)
 from ..widgets.analysis import AnalysisPanel
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
@@ -41,6 +36,8 @@ from ..widgets.inspector.step_view import StepView
 from ..widgets.key_footer import KeyFooter
 from ..widgets.move_list import MoveList
 from ..widgets.review_panel import ReviewPanel
+from ..widgets.value_graph import ValueGraph
+from .game_analysis import GameAnalysis
 from .game_review import GameReview
 from .help import game_help, keys_text
 from .opponent import OpponentScreen
@@ -49,68 +46,17 @@ from .save import SaveScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
 LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
-# Seconds between two repaints of a search's live views (inspector, heat map): the
-# engine sends up to 20 batches a second, and painting each kept the screen busy a
-# good part of the time, so that a key waited for a frame in progress (a key is to
-# be answered within 50 ms p95, 100 ms at worst); five a second still reads as live.
-LIVE_INTERVAL = 0.2
-QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within this
-QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
-HINT_AGENT = parse_agent("alphabeta:time=1")  # hints where no solver has proven values
 
 
-class EngineUpdate(Message):
-    """An engine message, posted from the engine's reader thread."""
-
-    def __init__(self, update) -> None:
-        super().__init__()
-        self.update = update
-
-
-class AnalysisUpdate(Message):
-    """An analysis engine message, posted from its reader thread."""
-
-    def __init__(self, update) -> None:
-        super().__init__()
-        self.update = update
-
-
-@dataclass
-class SearchRecord:
-    """A search the screen started: what for, from where, and what came back."""
-
-    purpose: str  # "move" (its result is played) or "trace" (only to step through)
-    state: object
-    side: int
-    agent: object
-    search_id: int
-    result: object = None
-    trace: list | None = None
-    truncated: bool = False
-    iterations: list = field(default_factory=list)  # a move search's IterationDone
-    unshown: list = field(default_factory=list)  # live events not yet on the screen
-    # a trace: what it replays, and what it must reproduce to be called faithful
-    title: str = ""
-    decision: "SearchRecord | None" = None
-    expected: tuple | None = None  # (move, value, work) of the search replayed
-    expected_of: str = ""  # whose figures those are, as the check names them
-    played: object = None  # a recorded game's move that the trace must choose again
-    note: str = ""  # what the trace is not, and what it shows instead
-    target: int = 0
-    progress: int = 0
-    started: float = 0.0
-
-
-# what the status and the inspector say until a search's clock starts
-PREPARING = "preparing the engine…"
 WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
 # Terminal rows below which the left column is packed, so that the move list keeps
 # room beside a 7 x 7 board at 80 x 24: the status takes two rows and leaves out the
 # keys the footer lists, and the move list keeps only its top border, with its title.
 SHORT_SCREEN = 30
+CHECK_STYLES = {True: "bold green", False: "bold red", None: "yellow"}  # a replay's check
 
 
-class GameScreen(GameReview, Screen):
+class GameScreen(Screen):
     DEFAULT_CSS = """
     GameScreen #players { height: 1; padding: 0 1; background: $panel; }
     GameScreen #main { height: 1fr; }
@@ -168,26 +114,40 @@ class GameScreen(GameReview, Screen):
         self.game_tree = tree or GameTree.from_moves(match.start, match.moves)
         self.viewing: GameNode | None = None  # a position chosen in the move list
         self.decided: dict[GameNode, Text] = {}  # a searched move: what decided it
-        self.hint_id: int | None = None  # the hint's search in the analysis engine
-        self.hint_state = None
         self.history_id = history_id  # the game's entry in the history, once kept
         self.started = now()  # the record's date
         self.live: GameNode = self.game_tree.root
         self.move_delay = move_delay  # pause between two agents' moves, to follow them
-        self.search: SearchRecord | None = None  # running
-        self.last: SearchRecord | None = None  # the last finished search with a result
-        self.recorded: SearchRecord | None = None  # the last search recorded to step through
+        self.driver = SearchDriver(self.app.engine)  # (made in the app's context)
         self.paused = False
         self.trace_mode = False
         self.failed: str | None = None
         self.timer = None
         self.live_timer = None  # the next repaint of the live views, when one is due
-        self.live_shown_at = 0.0
-        # when the search's clock started; None while the engine prepares (it compiles
-        # or loads its kernels, off the move's clock)
-        self.thinking_since: float | None = None
-        self.analysis_id: int | None = None  # the analysis running
-        self.analysis_shown = True
+        self.analysis = GameAnalysis(self)  # the analysis panel, and hints
+        self.review = GameReview(self)
+
+    @property
+    def search(self) -> SearchRecord | None:
+        """The search running, if one is."""
+        return self.driver.search
+
+    @property
+    def last(self) -> SearchRecord | None:
+        """The last move search that finished."""
+        return self.driver.last
+
+    @property
+    def analysis_id(self) -> int | None:
+        return self.analysis.analysis_id
+
+    @property
+    def hint_id(self) -> int | None:
+        return self.analysis.hint_id
+
+    @property
+    def review_id(self) -> int | None:
+        return self.review.review_id
 
     # --- layout --------------------------------------------------------------------
 
@@ -246,8 +206,8 @@ class GameScreen(GameReview, Screen):
         if self.has_analysis:
             self.query_one(AnalysisPanel).set_cell_width(self.board.cell_width)
         self.query_one("#left").styles.width = 48 if large else 41
-        self.review_panel.set_class(not large, "small")
-        self.review_panel.mark(self.viewing or self.live, self.viewing is None)
+        self.review.panel.set_class(not large, "small")
+        self.review.panel.mark(self.viewing or self.live, self.viewing is None)
 
     def player_name(self, side: int) -> str:
         agent = self.match.agents[side]
@@ -274,7 +234,7 @@ class GameScreen(GameReview, Screen):
     def start_game(self) -> None:
         self.inspector.idle("No search yet: the inspector shows an agent's search "
                             "while it thinks.")
-        self.last = self.recorded = None
+        self.driver.forget()
         self.paused = False
         self.failed = None
         self.after_move(animate=False)
@@ -287,7 +247,7 @@ class GameScreen(GameReview, Screen):
         self.refresh_moves()
         self.refresh_players()
         self.show_turn()
-        self.analyse()
+        self.analysis.analyse()
         if self.match.outcome is not None:
             self.later(self.move_delay if animate else 0, self.show_result)
         elif self.match.agent_to_move() is not None and not self.paused \
@@ -306,8 +266,8 @@ class GameScreen(GameReview, Screen):
             self.match.game.format_position(start)
         self.query_one(MoveList).show(self.match.game, self.game_tree,
                                       self.viewing or self.live, self.live, start_text,
-                                      self.judged)
-        self.review_panel.mark(self.viewing or self.live, self.viewing is None)
+                                      self.review.judged)
+        self.review.panel.mark(self.viewing or self.live, self.viewing is None)
 
     def show_turn(self) -> None:
         """The status line and the board's cursor for the current position."""
@@ -399,134 +359,84 @@ class GameScreen(GameReview, Screen):
         """Ask the engine for the move of the agent to play."""
         self.timer = None
         state = self.match.state
-        side = state.to_move
-        agent = self.match.agents[side]
+        agent = self.match.agents[state.to_move]
         if agent is None or state.outcome() is not None:
             return
-        game = self.match.game
-        request = SearchRequest(game.id, game.format_position(state), agent.spec,
-                                game.options(), trace=self.trace_mode)
         self.board.show_heat({})
-        search_id = self.app.engine.submit(request)
-        self.search = SearchRecord("move", state, side, agent, search_id,
-                                   started=time.monotonic())
+        self.driver.start_move(self.match.game, state, agent, self.trace_mode)
         self.failed = None
-        self.thinking_since = None
-        self.inspector.begin(self.match.game, state, agent, self.side_label(side))
-        self.inspector.set_summary(f"{self.side_label(side)}: {PREPARING}")
+        side = self.side_label(state.to_move)
+        self.inspector.begin(self.match.game, state, agent, side)
+        self.inspector.set_summary(f"{side}: {PREPARING}")
         self.refresh_thinking()
 
-    def start_trace(self, state, agent, budget: Budget | None, title: str,
-                    decision: "SearchRecord | None" = None, expected=None,
-                    expected_of: str = "", trace_depth: int | None = None,
-                    target: int = 0, played=None, note: str = "") -> None:
-        """Record `agent`'s search of `state` step by step (the decision's view stays
-        as it is; the summary shows the recording's progress). Every iteration is kept
-        if they all fit the trace's cap (two events a node), else only the one of
-        `trace_depth`: memory stays bounded. The agent searches for the side to move
-        in `state`, which every line of step mode names."""
-        game = self.match.game
-        if 2 * target <= DEFAULT_TRACE_CAP:
-            trace_depth = None
+    def start_trace(self, plan: TracePlan) -> None:
+        """Record a search step by step (the decision's view stays as it is; the
+        summary shows the recording's progress)."""
         self.cancel_timer()
-        request = SearchRequest(game.id, game.format_position(state), agent.spec,
-                                game.options(), trace=True, budget=budget,
-                                trace_depth=trace_depth, target=target)
-        search_id = self.app.engine.submit(request)
-        self.search = SearchRecord("trace", state, state.to_move, agent, search_id,
-                                   title=title, decision=decision, expected=expected,
-                                   expected_of=expected_of, target=target,
-                                   started=time.monotonic(), played=played, note=note)
-        self.thinking_since = None
+        self.driver.start_trace(self.match.game, plan)
         self.show_replay_progress()
         self.refresh_thinking()
         self.refresh_bindings()
 
     def show_replay_progress(self) -> None:
-        search = self.search
-        text = Text(f"Recording {search.title}, step by step…\n", style="bold")
-        unit = "iterations" if search.agent.shows == "visits" else "nodes"
-        if search.target:
-            share = min(search.progress / search.target, 1.0)
-            text.append(f"{search.progress:,} of {search.target:,} {unit} "
-                        f"({100 * share:.0f}%)")
-            seconds = time.monotonic() - search.started
-            if search.progress and seconds > 0.5:
-                left = (search.target - search.progress) / (search.progress / seconds)
-                text.append(f" · about {max(left, 0):.0f} s left")
-        else:
-            text.append(f"{search.progress:,} {unit} so far")
-        if self.quick_plan() is not None:
-            text.append("\nd: a quicker, shallower replay instead (labelled as one)")
-        text.append("\ns again: stop recording")
+        text = Text(f"Recording {self.search.title}, step by step…\n", style="bold")
+        text.append(self.driver.recording())
         self.inspector.replaying(text)
 
     def refresh_thinking(self) -> None:
         self.watch_the_clock()
-        if self.search is None:
+        search = self.search
+        if search is None:
             return
-        if self.search.purpose == "trace":
+        if search.purpose == "trace":
             self.show_replay_progress()
-        if self.thinking_since is None:
-            doing = f": {PREPARING}"
-        else:
-            seconds = time.monotonic() - self.thinking_since
-            what = "is thinking" if self.search.purpose == "move" else \
-                "is recording a step-by-step trace"
-            doing = f" {what}… {seconds:.1f} s"
-        self.set_status(f"{self.side_label(self.search.side)} ({self.search.agent.label})"
-                        f"{doing}   (u: undo · n: new game · q: quit)")
+        self.set_status(f"{self.side_label(search.side)} ({search.agent.label})"
+                        f"{self.driver.doing()}   (u: undo · n: new game · q: quit)")
 
     def cancel_search(self) -> None:
-        if self.search is not None:
-            self.app.engine.cancel()
-            self.search = None
+        self.driver.cancel()
         self.cancel_timer()
 
     def on_engine_update(self, message: EngineUpdate) -> None:
+        """An update from one of the app's engines, handed to what asked for it."""
         update = message.update
         if isinstance(update, EngineWarning):
             self.tell(update.message, severity="warning")
-            return
-        search = self.search
-        if search is None or update.search_id != search.search_id:
+        elif message.source == ANALYSIS:
+            self.analysis.receive(update)
+        elif message.source == REVIEW:
+            self.review.receive(update)
+        else:
+            self.search_update(update)
+
+    def search_update(self, update) -> None:
+        search = self.driver.receive(update)
+        if search is None:
             return  # a cancelled or superseded search
         if isinstance(update, EngineStarted):
-            self.thinking_since = time.monotonic()
             if search.purpose == "move":
                 self.inspector.set_summary(f"{self.side_label(search.side)} is thinking…")
             self.refresh_thinking()
         elif isinstance(update, EngineEvents):
             if search.purpose == "trace":
-                progress = [e for e in update.events if isinstance(e, TraceProgress)]
-                if progress:
-                    search.progress = progress[-1].work
-                    self.show_replay_progress()
-                return
-            search.iterations += [e for e in update.events if isinstance(e, IterationDone)]
-            search.unshown += update.events
-            self.show_live_soon()
+                self.show_replay_progress()
+            else:
+                self.show_live_soon()
         elif isinstance(update, EngineDone):
-            self.search = None
             self.show_live(search)  # the last events, before the decision
             self.refresh_bindings()
-            search.result, search.trace, search.truncated = \
-                update.result, update.trace, update.truncated
             if search.purpose == "trace":
-                self.recorded = search
                 self.open_step_view(search)
                 self.after_move(animate=False)
                 return
             self.inspector.finish(update.result, self.side_label(search.side))
-            self.last = search
             self.play(update.result.best_move)
             if self.match.moves and self.match.moves[-1] == update.result.best_move:
                 self.decided[self.live] = self.inspector.decision_summary()
         elif isinstance(update, EngineForfeit):
-            self.search = None
             self.forfeit(update.message)
         elif isinstance(update, EngineFailed):
-            self.search = None
             self.refresh_bindings()
             reason = update.message.splitlines()[0]
             self.tell(reason, title="Search failed", severity="error")
@@ -548,31 +458,18 @@ class GameScreen(GameReview, Screen):
         self.after_move(animate=False)
 
     def watch_the_clock(self) -> None:
-        """An agent from outside that does not answer long after its time (a loop
-        that never checks the clock) forfeits: its search process is stopped."""
-        search = self.search
-        if search is None or search.purpose != "move" or not search.agent.external \
-                or self.app.engine.clock == "tick":  # (tests' clock: not real seconds)
-            return
-        time_budget = search.agent.budget().time
-        if time_budget is None:
-            return
-        limit = search.agent.hang_limit(time_budget)
-        since = search.started if self.thinking_since is None else self.thinking_since
-        if time.monotonic() - since > limit:
-            self.search = None
-            self.app.engine.close()  # the next search starts a new process
-            self.forfeit(f"{search.agent.label} did not answer within {limit:.0f} s "
-                         f"({time_budget:g} s a move)")
+        """An agent from outside that does not answer long after its time forfeits."""
+        reason = self.driver.hung()
+        if reason is not None:
+            self.forfeit(reason)
 
     def show_live_soon(self) -> None:
-        """Hand the live events to the views now, or at LIVE_INTERVAL (more for a
-        large MCTS table) after the last time; the events that come meanwhile go
-        along then. All views take them at once, so they show the same snapshot."""
+        """Hand the live events to the views now, or when the driver says they are
+        due; the events that come meanwhile go along then. All views take them at
+        once, so they show the same snapshot."""
         if self.live_timer is not None:
             return
-        interval = max(LIVE_INTERVAL, self.inspector.live_interval)
-        wait = self.live_shown_at + interval - time.monotonic()
+        wait = self.driver.live_wait(self.inspector.live_interval)
         if wait > 0:
             self.live_timer = self.set_timer(wait, self.show_live_due)
         else:
@@ -584,8 +481,7 @@ class GameScreen(GameReview, Screen):
             self.show_live(self.search)
 
     def show_live(self, search: SearchRecord) -> None:
-        events, search.unshown = search.unshown, []
-        self.live_shown_at = time.monotonic()
+        events = self.driver.take_unshown(search)
         if events:
             self.inspector.feed(events)
             self.show_heat(events)
@@ -606,59 +502,20 @@ class GameScreen(GameReview, Screen):
             return
         self.after_move(animate=True)
 
-    # --- the analysis panel ----------------------------------------------------------
-
-    def analyse(self) -> None:
-        """Solve the position on display in the analysis engine (cancelling the last)."""
-        if not self.has_analysis:
-            return
-        panel = self.query_one(AnalysisPanel)
-        state = self.shown_state
-        if self.analysis_shown and panel.state == state and (
-                panel.phase == "done" or self.analysis_id is not None):
-            return  # solved, or being solved (a pause, a retry: the same position)
-        self.stop_analysis()
-        if not self.analysis_shown:
-            panel.show_phase("hidden")
-        elif state.outcome() is not None:
-            panel.show_phase("over")
-        else:
-            game = self.match.game
-            self.analysis_id = self.app.analyst.submit(
-                AnalysisRequest(game.id, game.format_position(state), game.options()))
-            panel.begin(state, self.side_label(state.to_move))
-
-    def stop_analysis(self) -> None:
-        if self.analysis_id is not None:
-            self.app.analyst.cancel()
-            self.analysis_id = None
-
-    def on_analysis_update(self, message: AnalysisUpdate) -> None:
-        update = message.update
-        if isinstance(update, EngineWarning):
-            self.tell(update.message, severity="warning")
-            return
-        if update.search_id == self.hint_id and self.hint_id is not None:
-            if isinstance(update, (EngineDone, EngineFailed)):
-                self.hint_found(update)
-            return
-        if update.search_id != self.analysis_id:
-            return  # the analysis of a position no longer shown
-        panel = self.query_one(AnalysisPanel)
-        if isinstance(update, EngineEvents):
-            progress = [e for e in update.events if isinstance(e, AnalysisProgress)]
-            if progress:
-                panel.progress(progress[-1])
-        elif isinstance(update, EngineDone):
-            self.analysis_id = None
-            panel.finish(update.result)
-        elif isinstance(update, EngineFailed):
-            self.analysis_id = None
-            panel.failed(update.message.splitlines()[0])
+    # --- the analysis panel, hints and the review ----------------------------------
 
     def action_toggle_analysis(self) -> None:
-        self.analysis_shown = not self.analysis_shown
-        self.analyse()
+        self.analysis.toggle()
+
+    def action_hint(self) -> None:
+        self.analysis.hint()
+
+    def action_review(self) -> None:
+        self.review.start_or_stop()
+
+    def on_value_graph_chosen(self, message: ValueGraph.Chosen) -> None:
+        message.stop()
+        self.review.view_ply(message.ply)
 
     # --- human moves -----------------------------------------------------------------
 
@@ -697,7 +554,7 @@ class GameScreen(GameReview, Screen):
         if node is None and self.viewing is None:
             return
         self.viewing = node
-        self.stop_hint()
+        self.analysis.stop_hint()
         if node is None:
             self.board.show(self.match.state)
             self.board.show_heat({})
@@ -708,7 +565,7 @@ class GameScreen(GameReview, Screen):
             self.inspector.show_past(*self.past_decision(node))
         self.refresh_moves()
         self.show_turn()
-        self.analyse()
+        self.analysis.analyse()
         self.refresh_bindings()
 
     def leave_viewing(self) -> None:
@@ -787,55 +644,6 @@ class GameScreen(GameReview, Screen):
             self.refuse("This is the live game already: [ walks back through its moves.")
         self.view(None)
 
-    # --- the hint --------------------------------------------------------------------
-
-    def action_hint(self) -> None:
-        """The best move for the side to move in the position shown, with its value:
-        the analysis panel's, once it has proven every move's value, else Alpha-Beta's
-        (HINT_AGENT, in the analysis engine)."""
-        state = self.shown_state
-        if state.outcome() is not None:
-            self.refuse("The game is over in this position: there is no move to hint.")
-            return
-        self.stop_hint()
-        self.hint_state = state
-        if self.has_analysis:
-            panel = self.query_one(AnalysisPanel)
-            if panel.state == state and panel.phase == "done" and panel.values:
-                best = max(panel.values, key=lambda move: panel.values[move])
-                self.show_hint(best, panel.values[best], None, "the solver (exact)")
-                return
-        game = self.match.game
-        self.stop_analysis()
-        self.hint_id = self.app.analyst.submit(SearchRequest(
-            game.id, game.format_position(state), HINT_AGENT.spec, game.options()))
-        self.set_status(f"Hint: {HINT_AGENT.label} is looking for "
-                        f"{self.side_label(state.to_move)}'s best move…")
-
-    def show_hint(self, move, value, scale, source: str) -> None:
-        state = self.hint_state
-        value = "" if value is None else f" ({describe_value(value, state.ply, scale)})"
-        self.board.show_marks([move])
-        self.set_status(f"Hint: {self.side_label(state.to_move)}'s best move is "
-                        f"{self.match.game.describe_move(move, state)}{value}, by "
-                        f"{source}; it is marked on the board.")
-
-    def stop_hint(self) -> None:
-        if self.hint_id is not None:
-            self.app.analyst.cancel()
-            self.hint_id = None
-
-    def hint_found(self, update) -> None:
-        self.hint_id = None
-        if self.hint_state != self.shown_state:
-            return
-        if isinstance(update, EngineDone):
-            result = update.result
-            self.show_hint(result.best_move, result.value, result.scale, HINT_AGENT.label)
-        else:
-            self.set_status(f"No hint: {update.message.splitlines()[0]}", error=True)
-        self.analyse()
-
     # --- records and the history ------------------------------------------------------
 
     def record(self, left: bool = False):
@@ -882,8 +690,8 @@ class GameScreen(GameReview, Screen):
         self.keep_in_history(left=True)
         self.cancel_search()
         self.app.engine.release_agents()
-        self.stop_analysis()
-        self.stop_review()
+        self.analysis.stop()
+        self.review.stop()
 
     # --- actions ---------------------------------------------------------------------
 
@@ -896,7 +704,7 @@ class GameScreen(GameReview, Screen):
         if action == "toggle_analysis":
             return self.has_analysis  # only Connect 4 has one
         if action == "quick_replay":
-            return self.quick_plan() is not None
+            return self.driver.quick_plan() is not None
         return True
 
     def action_undo(self) -> None:
@@ -917,7 +725,7 @@ class GameScreen(GameReview, Screen):
         self.app.engine.release_agents()
         self.match.restart()
         self.game_tree, self.decided = GameTree(self.match.start), {}
-        self.clear_review()
+        self.review.clear()
         self.history_id, self.started = None, now()
         self.start_game()
 
@@ -982,11 +790,8 @@ class GameScreen(GameReview, Screen):
                   if self.trace_mode else "Trace off: searches run at full speed.")
 
     def action_step_through(self) -> None:
-        """Step through the search behind the last move an agent played: its own trace
-        if it recorded one (trace mode), else the same search again, tracing, checked
-        to repeat the decision. A move decided before this screen (a record opened, a
-        game reopened) is searched again by the agent that played it. With no agent's
-        move yet, a new search of this position by the agent to move."""
+        """Step through the search behind the last move an agent played (which one,
+        and how: SearchDriver.step_through); `s` while it is recorded stops it."""
         if self.search is not None:
             if self.search.purpose == "move":
                 self.refuse("Wait until the search ends (or pause) to step through it.")
@@ -996,156 +801,20 @@ class GameScreen(GameReview, Screen):
             self.tell("Recording stopped.")
             self.after_move(animate=False)
             return
-        played = self.last_agent_move()
-        if played is None:
-            self.trace_new_search()
-            return
-        index, note = played
-        decision = self.last
-        if decision is None or decision.state is not self.match.states[index]:
-            self.trace_played_move(index, note)
-            return
-        decision.note = note
-        result, agent = decision.result, decision.agent
-        if decision.trace:
-            decision.title = "the deciding search, recorded as it ran"
-            self.open_step_view(decision)
-            return
-        recorded = self.recorded
-        if recorded is not None and recorded.decision is decision and recorded.trace:
-            recorded.note = note
-            self.open_step_view(recorded)
-            return
-        plan = agent.replay_plan(result)
-        if plan is None:
-            self.refuse("Its values come from a solver (a compiled kernel): there are no "
-                        "steps to show." if result.exact else
-                        f"{agent.label} does not search: there is nothing to step through.")
-            return
-        replayer, budget = plan
-        depth = result.depth if replayer.shows == "tree" else None
-        self.start_trace(decision.state, replayer, budget, "the deciding search", decision,
-                         (result.best_move, result.value, result.work), "the decision",
-                         depth, result.work, note=note)
-
-    def move_name(self, index: int) -> str:
-        """The game's move at `index` as step mode names it, e.g. `O's 4`."""
-        state, move = self.match.states[index], self.match.moves[index]
-        return f"{self.side_label(state.to_move)}'s {self.match.game.format_move(move)}"
-
-    def last_agent_move(self) -> tuple[int, str] | None:
-        """The index of the last move an agent played in the game, with a line saying
-        so when a human's move came after it; None if no agent has moved."""
-        match = self.match
-        last = len(match.moves) - 1
-        for index in range(last, -1, -1):
-            if match.agents[match.states[index].to_move] is not None:
-                note = "" if index == last else (
-                    f"The last move, {self.move_name(last)}, was a human's: shown "
-                    f"instead, the search behind {self.move_name(index)}.")
-                return index, note
-        return None
-
-    def unrepeatable(self, agent) -> str:
-        """Why a search `agent` made before this screen cannot be repeated for certain
-        ('' if it can): a clock stops a slower, tracing search elsewhere; code from
-        outside plyground may search differently each time; an unknown seed."""
-        if agent.external:
-            return f"by {agent.label}, code from outside plyground"
-        time_budget = agent.budget().time
-        if time_budget is not None:
-            return f"against a {time_budget:g} s clock"
-        if "seed" in agent.settings and "seed" not in agent.given \
-                and self.match.seed is None:
-            return "with a seed the record does not give"
-        return ""
-
-    def trace_played_move(self, index: int, note: str) -> None:
-        """Record the search behind a move decided before this screen (a record
-        opened, a game reopened): the agent that played it searches the position
-        before it again with its own settings and seed, and must choose it again. A
-        search that cannot be repeated for certain is labelled a new search."""
-        state, move = self.match.states[index], self.match.moves[index]
-        agent = self.match.agents[state.to_move]
-        what = self.move_name(index)
-        recorded = self.recorded
-        if recorded is not None and recorded.played == move and recorded.state is state \
-                and recorded.trace:
-            recorded.note = note
-            self.open_step_view(recorded)
-            return
-        if agent.shows == "none":
-            self.refuse(f"{agent.label} does not search: there is nothing to step through.")
-            return
-        if agent.shows not in ("tree", "visits"):
-            self.refuse(f"{what} was played by {agent.label}, from outside plyground: "
-                        "its search has no steps to show.")
-            return
-        why = self.unrepeatable(agent)
-        title = f"the search behind {what}, replayed"
-        if why:
-            title = f"a new search of the position before {what}"
-            note = "\n".join(filter(None, (note, (
-                f"{what} was chosen {why}, which no replay repeats for certain: shown "
-                "instead, a new search of that position by the same agent."))))
-        budget = agent.budget()
-        target = (budget.iterations if agent.shows == "visits" else budget.nodes) or 0
-        self.start_trace(state, agent, None, title, target=target, played=move, note=note)
-
-    def quick_plan(self):
-        """(budget, what it is, the figures it must reproduce, whose they are, trace
-        depth, work expected) of a quicker replay of the decision being replayed, or
-        None if there is none quicker."""
-        search = self.search
-        if search is None or search.purpose != "trace" or search.decision is None \
-                or search.expected is None:
-            return None
-        result = search.decision.result
-        if search.agent.shows == "visits":
-            if result.work <= QUICK_ITERATIONS:
-                return None
-            return (Budget(iterations=QUICK_ITERATIONS),
-                    f"a {QUICK_ITERATIONS:,}-iteration replay of a "
-                    f"{result.work:,}-iteration decision", None, "", None,
-                    QUICK_ITERATIONS)
-        quick = [event for event in search.decision.iterations
-                 if event.nodes <= QUICK_NODES and event.depth < (result.depth or 0)]
-        if not quick:
-            return None
-        iteration = quick[-1]
-        return (Budget(depth=iteration.depth),
-                f"a depth-{iteration.depth} replay of a depth-{result.depth} decision",
-                (iteration.best_move, iteration.value, iteration.nodes),
-                "the decision's own iteration at that depth", iteration.depth,
-                iteration.nodes)
+        choice = self.driver.step_through(self.match)
+        if isinstance(choice, str):
+            self.refuse(choice)
+        elif isinstance(choice, TracePlan):
+            self.start_trace(choice)
+        else:
+            self.open_step_view(choice)
 
     def action_quick_replay(self) -> None:
-        plan = self.quick_plan()
+        plan = self.driver.quick_plan()
         if plan is None:
             self.refuse("d makes a quicker replay while a long replay is being recorded.")
             return
-        budget, title, expected, expected_of, depth, target = plan
-        search = self.search
-        self.start_trace(search.state, search.agent, budget, title, search.decision,
-                         expected, expected_of, depth, target, note=search.note)
-
-    def trace_new_search(self) -> None:
-        """No agent has moved yet: record the search the agent to move would make now,
-        labelled as a new search (never another side's agent on this position)."""
-        if self.match.outcome is not None:
-            self.refuse("The game is over and no agent searched in it: nothing to step "
-                        "through.")
-            return
-        agent = self.match.agent_to_move()
-        if agent is None:
-            self.refuse(f"No agent has moved yet and {self.side_label()} is played by "
-                        "hand: there is no search to step through yet.")
-            return
-        if agent.shows == "none":
-            self.refuse(f"{agent.label} does not search: there is nothing to step through.")
-            return
-        self.start_trace(self.match.state, agent, None,
-                         "a new search of this position (no move was decided yet)")
+        self.start_trace(plan)
 
     def open_step_view(self, record: SearchRecord) -> None:
         replay = replay_for(record.trace or [])
@@ -1157,43 +826,11 @@ class GameScreen(GameReview, Screen):
                      style="bold")
         if record.note:
             title.append("\n" + record.note, style="yellow")
-        check = self.replay_check(record)
+        check = check_replay(record, self.match.game)
         if check is not None:
             title.append("\n")
-            title.append_text(check)
+            title.append(check.text, style=CHECK_STYLES[check.matches])
         self.inspector.step(replay, self.match.game, record.state, title, record.truncated)
-
-    def replay_check(self, record: SearchRecord) -> Text | None:
-        """Whether a replay repeated what it replays: move, value and work; or, for a
-        move decided before this screen, the move that was played."""
-        if record.played is not None and record.result is not None:
-            chose = self.match.game.format_move(record.result.best_move)
-            if record.result.best_move == record.played:
-                return Text(f"✓ it chose {chose}, the move played in the game",
-                            style="bold green")
-            return Text(f"✗ it chose {chose}, not the game's "
-                        f"{self.match.game.format_move(record.played)}: the steps are "
-                        "this search's own", style="bold red")
-        if record.expected is None or record.result is None:
-            if record.decision is not None:
-                return Text("not checked against the decision: a shorter search",
-                            style="yellow")
-            return None
-        result = record.result
-
-        def figures(move, value, work) -> str:
-            value_text = "" if value is None else \
-                f", value {describe_value(value, record.state.ply, result.scale)}"
-            return (f"move {self.match.game.format_move(move)}{value_text}, "
-                    f"{work:,} {result.work_unit}")
-
-        replayed = figures(result.best_move, result.value, result.work)
-        if (result.best_move, result.value, result.work) == record.expected:
-            return Text(f"✓ matches {record.expected_of}: {replayed}", style="bold green")
-        return Text(f"✗ differs from {record.expected_of}: the replay gives {replayed}; "
-                    f"it was {figures(*record.expected)}. The steps are the "
-                    "replay's own (a kernel that searched another tree, node for node, "
-                    "than the traced Python search)", style="bold red")
 
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():
@@ -1210,8 +847,8 @@ class GameScreen(GameReview, Screen):
         self.keep_in_history(left=True)
         self.cancel_search()
         self.app.engine.release_agents()
-        self.stop_analysis()
-        self.stop_review()
+        self.analysis.stop()
+        self.review.stop()
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:
