@@ -16,19 +16,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from plyground.core.connect4.analysis import can_analyse
-from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
-                                        EngineForfeit, EngineStarted, EngineWarning)
-from plyground.core.errors import IllegalMove, PlygroundError
+from plyground.core.play.worker import EngineWarning
+from plyground.core.errors import IllegalMove
 from plyground.core.records.tree import GameNode, GameTree
-from plyground.core.records.history import History
-from plyground.core.records.record import now, record_of
 from plyground.core.play.match import Match
 from plyground.core.search.events import MctsSnapshot
-from plyground.core.search.replay import replay_for
 
 from ..engine_update import ANALYSIS, REVIEW, EngineUpdate
-from ..search_driver import (PREPARING, SearchDriver, SearchRecord, TracePlan,
-                             check_replay)
+from ..search_driver import SearchDriver, SearchRecord
 from ..widgets.analysis import AnalysisPanel
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
@@ -38,11 +33,14 @@ from ..widgets.move_list import MoveList
 from ..widgets.review_panel import ReviewPanel
 from ..widgets.value_graph import ValueGraph
 from .game_analysis import GameAnalysis
+from .game_history import GameHistory
 from .game_review import GameReview
+from .game_search import GameSearch
+from .game_steps import GameSteps
+from .game_walk import GameWalk
 from .help import game_help, keys_text
 from .opponent import OpponentScreen
 from .result import ResultScreen, sentence
-from .save import SaveScreen
 
 LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
 LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
@@ -53,7 +51,6 @@ WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
 # room beside a 7 x 7 board at 80 x 24: the status takes two rows and leaves out the
 # keys the footer lists, and the move list keeps only its top border, with its title.
 SHORT_SCREEN = 30
-CHECK_STYLES = {True: "bold green", False: "bold red", None: "yellow"}  # a replay's check
 
 
 class GameScreen(Screen):
@@ -112,10 +109,6 @@ class GameScreen(Screen):
         self.match = match
         # the game with its variations (its main line is the live game's moves)
         self.game_tree = tree or GameTree.from_moves(match.start, match.moves)
-        self.viewing: GameNode | None = None  # a position chosen in the move list
-        self.decided: dict[GameNode, Text] = {}  # a searched move: what decided it
-        self.history_id = history_id  # the game's entry in the history, once kept
-        self.started = now()  # the record's date
         self.live: GameNode = self.game_tree.root
         self.move_delay = move_delay  # pause between two agents' moves, to follow them
         self.driver = SearchDriver(self.app.engine)  # (made in the app's context)
@@ -123,9 +116,12 @@ class GameScreen(Screen):
         self.trace_mode = False
         self.failed: str | None = None
         self.timer = None
-        self.live_timer = None  # the next repaint of the live views, when one is due
         self.analysis = GameAnalysis(self)  # the analysis panel, and hints
         self.review = GameReview(self)
+        self.walk = GameWalk(self)  # the position viewed, when not the live one
+        self.searching = GameSearch(self)
+        self.steps = GameSteps(self)
+        self.history = GameHistory(self, history_id)
 
     @property
     def search(self) -> SearchRecord | None:
@@ -148,6 +144,16 @@ class GameScreen(Screen):
     @property
     def review_id(self) -> int | None:
         return self.review.review_id
+
+    @property
+    def viewing(self) -> GameNode | None:
+        """The position of the past on the board; None: the live game's."""
+        return self.walk.viewing
+
+    @property
+    def history_id(self) -> int | None:
+        """The game's entry in the history, once kept."""
+        return self.history.history_id
 
     # --- layout --------------------------------------------------------------------
 
@@ -178,7 +184,7 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.engine.warm(self.match.game.id)
-        self.set_interval(0.25, self.refresh_thinking)
+        self.set_interval(0.25, self.searching.refresh)
         self.fit_board()
         self.board.focus()
         self.start_game()
@@ -253,7 +259,7 @@ class GameScreen(Screen):
         elif self.match.agent_to_move() is not None and not self.paused \
                 and self.failed is None:
             self.later(self.move_delay if animate and self.match.watching else 0,
-                       self.start_search)
+                       self.searching.start)
 
     @property
     def shown_state(self):
@@ -272,7 +278,7 @@ class GameScreen(Screen):
     def show_turn(self) -> None:
         """The status line and the board's cursor for the current position."""
         if self.viewing is not None:
-            self.show_viewing()
+            self.walk.show_status()
             return
         outcome = self.match.outcome
         agent = self.match.agent_to_move()
@@ -355,45 +361,6 @@ class GameScreen(Screen):
 
     # --- searching -----------------------------------------------------------------
 
-    def start_search(self) -> None:
-        """Ask the engine for the move of the agent to play."""
-        self.timer = None
-        state = self.match.state
-        agent = self.match.agents[state.to_move]
-        if agent is None or state.outcome() is not None:
-            return
-        self.board.show_heat({})
-        self.driver.start_move(self.match.game, state, agent, self.trace_mode)
-        self.failed = None
-        side = self.side_label(state.to_move)
-        self.inspector.begin(self.match.game, state, agent, side)
-        self.inspector.set_summary(f"{side}: {PREPARING}")
-        self.refresh_thinking()
-
-    def start_trace(self, plan: TracePlan) -> None:
-        """Record a search step by step (the decision's view stays as it is; the
-        summary shows the recording's progress)."""
-        self.cancel_timer()
-        self.driver.start_trace(self.match.game, plan)
-        self.show_replay_progress()
-        self.refresh_thinking()
-        self.refresh_bindings()
-
-    def show_replay_progress(self) -> None:
-        text = Text(f"Recording {self.search.title}, step by step…\n", style="bold")
-        text.append(self.driver.recording())
-        self.inspector.replaying(text)
-
-    def refresh_thinking(self) -> None:
-        self.watch_the_clock()
-        search = self.search
-        if search is None:
-            return
-        if search.purpose == "trace":
-            self.show_replay_progress()
-        self.set_status(f"{self.side_label(search.side)} ({search.agent.label})"
-                        f"{self.driver.doing()}   (u: undo · n: new game · q: quit)")
-
     def cancel_search(self) -> None:
         self.driver.cancel()
         self.cancel_timer()
@@ -408,83 +375,10 @@ class GameScreen(Screen):
         elif message.source == REVIEW:
             self.review.receive(update)
         else:
-            self.search_update(update)
-
-    def search_update(self, update) -> None:
-        search = self.driver.receive(update)
-        if search is None:
-            return  # a cancelled or superseded search
-        if isinstance(update, EngineStarted):
-            if search.purpose == "move":
-                self.inspector.set_summary(f"{self.side_label(search.side)} is thinking…")
-            self.refresh_thinking()
-        elif isinstance(update, EngineEvents):
-            if search.purpose == "trace":
-                self.show_replay_progress()
-            else:
-                self.show_live_soon()
-        elif isinstance(update, EngineDone):
-            self.show_live(search)  # the last events, before the decision
-            self.refresh_bindings()
-            if search.purpose == "trace":
-                self.open_step_view(search)
-                self.after_move(animate=False)
-                return
-            self.inspector.finish(update.result, self.side_label(search.side))
-            self.play(update.result.best_move)
-            if self.match.moves and self.match.moves[-1] == update.result.best_move:
-                self.decided[self.live] = self.inspector.decision_summary()
-        elif isinstance(update, EngineForfeit):
-            self.forfeit(update.message)
-        elif isinstance(update, EngineFailed):
-            self.refresh_bindings()
-            reason = update.message.splitlines()[0]
-            self.tell(reason, title="Search failed", severity="error")
-            if search.purpose == "move":
-                self.inspector.failed(reason)
-                self.failed = reason
-            else:
-                self.inspector.leave_step()
-            self.show_turn()
+            self.searching.receive(update)
 
     def forfeit(self, reason: str) -> None:
-        """The agent to move broke the rules of play: the game ends, kept as it is;
-        `o` picks another player for that side and goes on."""
-        self.cancel_timer()
-        outcome = self.match.forfeits(reason)
-        self.tell(outcome.reason, title="Forfeit", severity="error")
-        self.inspector.failed(outcome.reason, what="")
-        self.refresh_bindings()
-        self.after_move(animate=False)
-
-    def watch_the_clock(self) -> None:
-        """An agent from outside that does not answer long after its time forfeits."""
-        reason = self.driver.hung()
-        if reason is not None:
-            self.forfeit(reason)
-
-    def show_live_soon(self) -> None:
-        """Hand the live events to the views now, or when the driver says they are
-        due; the events that come meanwhile go along then. All views take them at
-        once, so they show the same snapshot."""
-        if self.live_timer is not None:
-            return
-        wait = self.driver.live_wait(self.inspector.live_interval)
-        if wait > 0:
-            self.live_timer = self.set_timer(wait, self.show_live_due)
-        else:
-            self.show_live(self.search)
-
-    def show_live_due(self) -> None:
-        self.live_timer = None
-        if self.search is not None:  # (else it ended, and showed its events then)
-            self.show_live(self.search)
-
-    def show_live(self, search: SearchRecord) -> None:
-        events = self.driver.take_unshown(search)
-        if events:
-            self.inspector.feed(events)
-            self.show_heat(events)
+        self.searching.forfeit(reason)
 
     def show_heat(self, events: list) -> None:
         """Where MCTS spends its playouts, on the board."""
@@ -522,7 +416,7 @@ class GameScreen(Screen):
     def on_board_widget_move_chosen(self, message: BoardWidget.MoveChosen) -> None:
         message.stop()
         if self.viewing is not None:
-            self.play_variation(message.move)
+            self.walk.play_variation(message.move)
             return
         if self.match.outcome is not None:
             self.refuse("The game is over: n starts a new game, u takes moves back.")
@@ -549,137 +443,27 @@ class GameScreen(Screen):
 
     def view(self, node: GameNode | None) -> None:
         """Show `node`'s position (None or the live node: the live game)."""
-        if node is self.live:
-            node = None
-        if node is None and self.viewing is None:
-            return
-        self.viewing = node
-        self.analysis.stop_hint()
-        if node is None:
-            self.board.show(self.match.state)
-            self.board.show_heat({})
-            self.inspector.show_live()
-        else:
-            self.board.show_reached(node.state, node.parent and node.parent.state)
-            self.board.show_heat({})
-            self.inspector.show_past(*self.past_decision(node))
-        self.refresh_moves()
-        self.show_turn()
-        self.analysis.analyse()
-        self.refresh_bindings()
-
-    def leave_viewing(self) -> None:
-        if self.viewing is not None:
-            self.view(None)
-
-    def past_decision(self, node: GameNode) -> tuple[Text, Text]:
-        """The inspector's summary and text for an earlier position: how its move was
-        decided (a search's summary, kept when it decided), and how the next one was."""
-        game = self.match.game
-        where = "a variation" if not node.on_main_line else \
-            "the start" if node.parent is None else "the game"
-        summary = Text(f"Viewing {where}: {self.position_name(node)}. "
-                       "The live game goes on; l or End: back to it.", style="bold")
-        text = Text()
-        for title, decided in (("The move that led here", node),
-                               ("The move played from here", node.children[0]
-                                if node.children else None)):
-            if decided is None or decided.move is None:
-                continue
-            text.append(f"{title}: {game.format_move(decided.move)}\n", style="bold")
-            text.append_text(self.decided.get(decided, Text(
-                "played by a human, or in a variation: no search decided it")))
-            text.append("\n\n")
-        return summary, text or Text("No move yet.")
-
-    def position_name(self, node: GameNode) -> str:
-        if node.parent is None:
-            return "the start position"
-        moves = self.match.game.format_line(node.moves())
-        return f"after {moves}" if len(moves) <= 40 else f"after …{moves[-38:]}"
-
-    def show_viewing(self) -> None:
-        node = self.viewing
-        outcome = node.state.outcome()
-        self.board.set_interactive(outcome is None)
-        side = self.side_label(node.state.to_move)
-        if outcome is not None:
-            what = f"{self.match.game.describe_outcome(outcome)}: {outcome.reason}."
-        elif self.short:  # two short lines: the keys must stay in them
-            what = "A move here starts a variation."
-        else:
-            what = (f"{side} to move: a move played here starts a variation "
-                    "(no agent answers it).")
-        keys = "[ ] walk · l live" if self.short else "[ ]: walk · l: live game"
-        self.set_status(f"Viewing {self.position_name(node)}. {what}  {keys}")
-
-    def play_variation(self, move) -> None:
-        """A move played on a position of the past: a variation (or the move that
-        was played there, walking on), kept in the tree."""
-        try:
-            node = self.viewing.add(move)
-        except IllegalMove as error:
-            self.refuse(error)
-            return
-        self.view(node)
+        self.walk.view(node)
 
     def action_walk(self, step: int) -> None:
-        """Back, or forward along the line walked (or the move chosen at a branch)."""
-        node = self.viewing or self.live
-        target = node.parent if step < 0 else self.query_one(MoveList).next_node(node)
-        if target is None:
-            self.refuse("That is the start of the game." if step < 0 else
-                        "No move after this one: l goes back to the live game.")
-            return
-        self.view(target)
+        self.walk.walk(step)
 
     def action_choose(self, step: int) -> None:
-        """At a branch of the position shown, the move `]` plays: one above or below."""
-        if not self.query_one(MoveList).choose(step):
-            self.refuse("Only one move follows this position: { } choose where "
-                        "several do (a branch, shown in the move list).")
+        self.walk.choose(step)
 
     def action_live(self) -> None:
-        if self.viewing is None:
-            self.refuse("This is the live game already: [ walks back through its moves.")
-        self.view(None)
+        self.walk.live()
 
-    # --- records and the history ------------------------------------------------------
+    # --- the record and the history ---------------------------------------------------
 
     def record(self, left: bool = False):
-        """The game as a record: its moves, variations and comments; an unfinished
-        game `left` (for another, the setup, the end of the app) is abandoned, one
-        still being played has no reason yet."""
-        reason = "abandoned" if left and self.match.outcome is None else ""
-        return record_of(self.match, self.game_tree, self.started, reason)
+        return self.history.record(left)
 
     def keep_in_history(self, left: bool = False) -> None:
-        """Keep the game (finished, saved, or left with moves played) in the game
-        history: added once, then updated (a take-back and a new ending, variations)."""
-        if not self.match.moves and self.match.outcome is None \
-                and not self.game_tree.root.children:
-            return
-        try:
-            with History() as history:
-                if self.history_id is None:
-                    self.history_id = history.add(self.record(left), "app")
-                else:
-                    history.update(self.history_id, self.record(left))
-        except PlygroundError as error:
-            # Said once an app: each game would fail the same way, and play goes on.
-            if getattr(self.app, "history_failure", None) != str(error):
-                self.app.history_failure = str(error)
-                self.tell(f"The games are not kept in the history: {error}",
-                          severity="warning")
+        self.history.keep(left)
 
     def action_save(self) -> None:
-        def saved(path: str | None) -> None:
-            if path is not None:
-                self.tell(f"Saved to {path}  (plyground play {self.match.game.id} "
-                          f"--load FILE opens it)")
-                self.keep_in_history()
-
-        self.app.push_screen(SaveScreen(self.record()), saved)
+        self.history.save()
 
     def action_games(self) -> None:
         """The games of the history; the one chosen opens here (this one is kept)."""
@@ -708,7 +492,7 @@ class GameScreen(Screen):
         return True
 
     def action_undo(self) -> None:
-        self.leave_viewing()
+        self.walk.leave()
         self.cancel_search()
         undone = self.match.undo()
         if self.match.watching:
@@ -719,14 +503,15 @@ class GameScreen(Screen):
             self.refuse("Nothing to undo.")
 
     def action_new_game(self) -> None:
-        self.leave_viewing()
+        self.walk.leave()
         self.cancel_search()
         self.keep_in_history(left=True)
         self.app.engine.release_agents()
         self.match.restart()
-        self.game_tree, self.decided = GameTree(self.match.start), {}
+        self.game_tree = GameTree(self.match.start)
+        self.walk.decided.clear()
         self.review.clear()
-        self.history_id, self.started = None, now()
+        self.history = GameHistory(self)
         self.start_game()
 
     def action_pause(self) -> None:
@@ -751,7 +536,7 @@ class GameScreen(Screen):
         self.paused = True
         self.refresh_players()
         if self.search is None and self.match.outcome is None:
-            self.start_search()
+            self.searching.start()
 
     def action_help(self) -> None:
         """The game's rules, the keys that act now and the inspector's symbols."""
@@ -790,47 +575,10 @@ class GameScreen(Screen):
                   if self.trace_mode else "Trace off: searches run at full speed.")
 
     def action_step_through(self) -> None:
-        """Step through the search behind the last move an agent played (which one,
-        and how: SearchDriver.step_through); `s` while it is recorded stops it."""
-        if self.search is not None:
-            if self.search.purpose == "move":
-                self.refuse("Wait until the search ends (or pause) to step through it.")
-                return
-            self.cancel_search()  # s again: stop recording
-            self.inspector.leave_step()
-            self.tell("Recording stopped.")
-            self.after_move(animate=False)
-            return
-        choice = self.driver.step_through(self.match)
-        if isinstance(choice, str):
-            self.refuse(choice)
-        elif isinstance(choice, TracePlan):
-            self.start_trace(choice)
-        else:
-            self.open_step_view(choice)
+        self.steps.step_through()
 
     def action_quick_replay(self) -> None:
-        plan = self.driver.quick_plan()
-        if plan is None:
-            self.refuse("d makes a quicker replay while a long replay is being recorded.")
-            return
-        self.start_trace(plan)
-
-    def open_step_view(self, record: SearchRecord) -> None:
-        replay = replay_for(record.trace or [])
-        if replay is None:
-            self.refuse("That search recorded no steps.")
-            return
-        side = self.side_label(record.state.to_move)  # as the step view's lines name it
-        title = Text(f"{side}: {record.agent.label} with {side} to move — {record.title}",
-                     style="bold")
-        if record.note:
-            title.append("\n" + record.note, style="yellow")
-        check = check_replay(record, self.match.game)
-        if check is not None:
-            title.append("\n")
-            title.append(check.text, style=CHECK_STYLES[check.matches])
-        self.inspector.step(replay, self.match.game, record.state, title, record.truncated)
+        self.steps.quick_replay()
 
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():
