@@ -213,7 +213,7 @@ class Lanes:
         from ..fast import c4solver
 
         self.kernel = c4solver
-        self.solver = c4solver.Solver(book=False)
+        self.solver = c4solver.Solver()
         self.scratches = [self.solver.scratch] + [
             np.zeros_like(self.solver.scratch) for _ in range(jobs - 1)]
 

@@ -16,6 +16,7 @@ from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
 from ..search.events import Bound, MoveValue, SearchDone
 from ..values import WIN
+from .book import default_book
 
 STONES = 22  # a win with the k-th stone scores 22 - k
 RATE_GUESS = 4_000_000  # solver nodes a second, until this process has measured its own
@@ -44,10 +45,15 @@ def shared_solver():
     serving every later position. Use it under `_lock`."""
     global _solver
     if _solver is None:
-        from ..fast.c4solver import Solver
-
-        _solver = Solver()
+        _solver = new_solver()
     return _solver
+
+
+def new_solver():
+    """A solver of its own, handed the shipped opening book (`plyground solve`)."""
+    from ..fast.c4solver import Solver  # numba: loaded when a solve is asked for
+
+    return Solver(default_book())
 
 
 def warm_up() -> None:

@@ -292,16 +292,11 @@ def solve_batch(positions, masks, moves, weak, table, scratch, scores, first, st
 class Solver:
     """The solver with its table (128 MB, kept between positions: its bounds hold for
     every position), a node count and an opening book (core/connect4/book.py: the positions
-    it holds are answered without searching). `book`: True for the shipped book (if
-    it is unusable, a warning says why and the solver searches), False for none, or a
-    `c4book.Book`."""
+    it holds are answered without searching). `book`: the Book its owner hands it
+    (core/connect4/book.py's `default_book()` for the shipped one), or None."""
 
-    def __init__(self, book=True) -> None:
-        if book is True:
-            from ..connect4.book import default_book
-
-            book = default_book()
-        self.book = book if book else None
+    def __init__(self, book=None) -> None:
+        self.book = book
         self.table = np.zeros(TABLE_SIZE, np.uint64)
         self.table.fill(0)  # touch every page now, not one page fault per new slot
         self.scratch = np.zeros((CELLS + 2, WIDTH), np.int64)

@@ -41,7 +41,7 @@ def run_set(name: str, limit: int | None, threads: int) -> tuple[int, float, flo
         lines = [line.split() for line in (DATA / name).read_text().splitlines() if line]
     lines = lines[:limit] if limit else lines
     states = [game.parse_position(moves) for moves, _ in lines]
-    solver = Solver(book=False)
+    solver = Solver()
     if threads == 1:
         seconds, scores = 0.0, []
         for state in states:
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         chosen = [(name, None if args.full else SAMPLE.get(name)) for name in SETS]
         chosen += [] if args.no_empty else [("empty", None)]
-    Solver(book=False).solve(get_game("connect4").parse_position("445566"))  # compile
+    Solver().solve(get_game("connect4").parse_position("445566"))  # compile
     print("Connect 4 solver, table kept across each set; ratio = our ms / the C++ ms")
     print(f"  {'set':<11} {'threads':>7} {'positions':>9} {'ms/position':>12} "
           f"{'C++ ms':>8} {'ratio':>6} {'mean nodes':>14} {'mismatches':>10}")

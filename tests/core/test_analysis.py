@@ -11,6 +11,7 @@ from plyground.core.connect4 import analysis, book as c4book
 from plyground.core import get_game
 from plyground.core.connect4.analysis import ColumnAnalysis, analyse_columns, can_analyse
 from plyground.core.play.worker import AnalysisRequest, Engine
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import INVALID, ORDER, Solver
 from plyground.core.connect4.solver import EXACT_NOTE, value_of
 from plyground.core.search.control import Budget, SearchControl
@@ -22,7 +23,7 @@ GAME = get_game("connect4")
 
 def kernel_values(state) -> dict[int, int]:
     """Each column's value from the kernel's own analysis (a fresh table)."""
-    scores = Solver().analyze(state)
+    scores = Solver(default_book()).analyze(state)
     return {column: value_of(score, state.ply) for column, score in enumerate(scores)
             if score != INVALID}
 

@@ -11,6 +11,7 @@ from plyground.core.connect4 import book as c4book
 from plyground.core import get_game
 from plyground.core.connect4.book import BookError
 from plyground.core.fast import c4solver
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import Solver
 from tests.core.positions import connect4_endgames
 
@@ -54,7 +55,7 @@ def test_the_books_3_stone_scores_are_the_solvers(book, moves):
     # the score s is proven as the solver proves it: one null-window search finds the
     # score above s - 1, another not above s (a full solve takes a few of them)
     state = GAME.parse_position(moves)
-    score, solver = book.score(state), Solver(book=False)
+    score, solver = book.score(state), Solver()
     position, mask, stones = c4solver.kernel_position(state)
     assert c4solver.negamax(position, mask, stones, score - 1, score, solver.table,
                             solver.scratch) >= score
@@ -76,7 +77,7 @@ def test_a_position_and_its_mirror_share_their_entry(book):
 
 
 def test_the_solver_answers_book_positions_without_searching(book):
-    solver = Solver()
+    solver = Solver(default_book())
     assert solver.book is not None and solver.book.depth == book.depth
     start = GAME.start()
     assert solver.solve(start, nodes=1) == 1 and solver.solve(start, weak=True) == 1
@@ -118,13 +119,13 @@ def test_the_solver_warns_and_searches_without_an_unusable_book(tmp_path, monkey
     monkeypatch.setattr(c4book, "BOOK_PATH", path)
     monkeypatch.setattr(c4book, "_default", [])
     with pytest.warns(UserWarning, match="without its opening book: .*incomplete"):
-        solver = Solver()
+        solver = Solver(default_book())
     assert solver.book is None
     late = GAME.parse_position("2252576253462244111563365343671351441")
     assert solver.solve(late) == -1
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        Solver()
+        Solver(default_book())
     assert caught == []  # said once a process, not for every solver
 
 
@@ -202,7 +203,7 @@ def test_the_threads_solve_with_one_table_as_the_solver_does():
     lanes = c4book.Lanes(2)
     solved = {state: score for state, score, _, nodes in
               c4book.solve_all(states, lanes.solve, 2, lanes.stop)}
-    reference = Solver(book=False)
+    reference = Solver()
     assert solved == {state: reference.solve(state) for state in states}
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from plyground.core import get_game
 from plyground.core.fast import c4solver
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import INVALID, Solver
 from tests.core.positions import connect4_endgames as endgames
 from tests.core.positions import random_position
@@ -21,7 +22,7 @@ SAMPLE = {"Test_L2_R2": 40, "Test_L1_R1": 100, "Test_L1_R2": 6, "Test_L1_R3": 1}
 
 @pytest.fixture(scope="module")
 def solver() -> Solver:
-    return Solver()
+    return Solver(default_book())
 
 
 def published(name: str) -> list[tuple[str, int]]:
@@ -45,7 +46,7 @@ def test_the_easy_sets_take_no_more_nodes_than_the_published_solver(name, publis
     # orders moves differently (the table's best move first, enhanced transposition
     # cut-offs), so its counts differ: the test asks for no more (rounded to the unit,
     # as published; L3_R1 is 51.1 both ways), on a fresh table.
-    solver = Solver(book=False)
+    solver = Solver()
     for moves, _ in published(name):
         solver.solve(GAME.parse_position(moves))
     assert round(solver.nodes / 1000) <= published_mean
@@ -125,13 +126,13 @@ def test_threads_sharing_the_table_give_the_published_scores():
     lines = random.Random(9).sample(published("Test_L2_R2"), 24) + \
         published("Test_L2_R1")[:200]
     states = [GAME.parse_position(moves) for moves, _ in lines]
-    assert Solver().solve_many(states, threads=2) == [score for _, score in lines]
-    assert Solver().solve_many(states[:30], weak=True, threads=3) == \
+    assert Solver(default_book()).solve_many(states, threads=2) == [score for _, score in lines]
+    assert Solver(default_book()).solve_many(states[:30], weak=True, threads=3) == \
         [int(np.sign(score)) for _, score in lines[:30]]
 
 
 def test_a_node_limit_stops_the_solve_and_leaves_the_table_sound():
-    solver = Solver()
+    solver = Solver(default_book())
     moves, score = published("Test_L2_R2")[7]
     state = GAME.parse_position(moves)
     for limit in (1, 50, 500, 5000):
@@ -145,6 +146,6 @@ def test_warming_up_compiles_every_kernel_without_a_large_search():
     """Every new engine process warms the solver up (the perfect agent, the analysis
     panel): it must cost compiling or loading the kernels, not a search of millions of
     nodes (it analysed 4455 once, 20M nodes)."""
-    fresh = Solver(book=False)
+    fresh = Solver()
     c4solver.warm_up(fresh)
     assert 0 < fresh.nodes < 100_000

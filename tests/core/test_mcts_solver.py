@@ -12,6 +12,7 @@ from plyground.core.search.control import Budget
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.errors import BadSetting
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import Solver
 from plyground.core.fast.connect4_mcts import Connect4Tree
 from plyground.core.fast.quarto import kernel_position
@@ -70,7 +71,7 @@ def test_the_quarto_kernel_makes_the_solver_references_decisions(game):
 def test_connect4_proofs_agree_with_the_perfect_solver():
     """Every proven root's result is the solver's, and a proven win or loss takes at
     most the moves it says (the solver's count is the exact one)."""
-    solver, proven = Solver(), 0
+    solver, proven = Solver(default_book()), 0
     for state in connect4_endgames(11, 12, 14):
         done = mcts_search(GAME, state, Budget(iterations=60_000), seed=1, solver=True,
                            fast_tree=Connect4Tree)

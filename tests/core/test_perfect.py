@@ -17,7 +17,7 @@ GAME = get_game("connect4")
 
 
 def test_solver_scores_convert_to_the_values_of_a_search_to_the_end():
-    solver = Solver()
+    solver = Solver(default_book())
     decisive = 0
     for state in endgames(11, 40, 9):
         exact = alphabeta_search(GAME, state, Budget(depth=42 - state.ply))

@@ -8,6 +8,7 @@ import random
 from textual.app import App
 
 from plyground.core import get_game
+from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import INVALID, Solver
 from plyground.core.connect4.solver import value_of
 from plyground.core.search.events import AnalysisProgress, Bound, MoveValue, SearchDone
@@ -26,7 +27,7 @@ def endgame(seed: int, plies: int = 30):
 def expected_cells(state) -> list[str]:
     """Each column's word and "in N" as the kernel's own analysis has them."""
     cells = []
-    for score in Solver().analyze(state):
+    for score in Solver(default_book()).analyze(state):
         if score == INVALID:
             cells.append("full")
         elif score == 0:
