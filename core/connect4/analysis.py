@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import threading
 
+from . import solver as exact_solver
 from .book import default_book, move_score
+from ..game import load_ref
+from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
 from ..search.events import AnalysisProgress, IterationDone, MoveValue, Recorder, SearchDone
 from ..values import Bound, is_decisive
@@ -47,15 +50,13 @@ def quick_score(state) -> tuple[int, str] | None:
     it comes from: the opening book holds it, or the solver proves it within
     `QUICK_NODES` nodes (positions late in a game); else None. `plyground analyze`
     leads with it when its agent's own value is only a heuristic."""
-    from . import solver
-
     book = default_book()
     score = None if book is None else book.score(state)
     if score is not None:
         return score, BOOK
-    solver.warm_up()
-    with solver._lock:
-        score = solver.shared_solver().solve(state, nodes=QUICK_NODES)
+    exact_solver.warm_up()
+    with exact_solver._lock:
+        score = exact_solver.shared_solver().solve(state, nodes=QUICK_NODES)
     return None if score is None else (score, SOLVER)
 
 
@@ -71,9 +72,6 @@ def estimates(state, control: SearchControl) -> dict[int, float]:
     to the side that moved last, one way at odd depths and the other at even ones, and
     the mean of the two agrees far more often with the exact values' signs. A decided
     value (a win or loss found) is the last depth's."""
-    from ..game import load_ref
-    from ..search.alphabeta import alphabeta_search
-
     budget = Budget(nodes=ESTIMATE_NODES)
     ref = state.game.entry.kernels.tree
     recorder = Recorder()
@@ -99,13 +97,11 @@ def preload(state) -> None:
     on a thread of their own, once a process, while it waits for its next position:
     the first position of a game is in the book, and the first one past it then finds
     them ready."""
-    from . import solver
-
     def load() -> None:
         late = state.game.parse_position(WARM_POSITION)
         estimates(late, SearchControl(Budget()))
-        with solver._lock:
-            solver.shared_solver().solve(late)
+        with exact_solver._lock:
+            exact_solver.shared_solver().solve(late)
 
     if not _preloaded:
         _preloaded.append(threading.Thread(target=load, name="plyground-preload",
@@ -130,10 +126,8 @@ class ColumnAnalysis:
 
     def values(self) -> tuple[MoveValue, ...]:
         """Every column known so far, exact or estimated, by column."""
-        from .solver import value_of
-
         with self.lock:
-            exact = {column: MoveValue(column, value_of(score, self.state.ply),
+            exact = {column: MoveValue(column, exact_solver.value_of(score, self.state.ply),
                                        Bound.EXACT)
                      for column, score in self.scores.items()}
             rest = {column: MoveValue(column, value, Bound.ESTIMATE)
@@ -156,8 +150,6 @@ class ColumnAnalysis:
 
     def run(self, control: SearchControl) -> None:
         """The three steps of the module's doc, until done or cancelled."""
-        from . import solver
-
         book = default_book()
         for column in self.columns:
             score = move_score(self.state, column,
@@ -169,8 +161,8 @@ class ColumnAnalysis:
         found = estimates(self.state, control)
         with self.lock:
             self.estimated = found
-        with solver._lock:
-            solver = solver.shared_solver()
+        with exact_solver._lock:
+            solver = exact_solver.shared_solver()
             self.first_node, self.solver = solver.nodes, solver
             for column in self.unsolved():
                 if control.stop.is_set():
@@ -185,8 +177,6 @@ def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
     """Every legal column's exact value (reported as they come, after estimates of
     them), the best move first in ties as the perfect agent plays it; stopped early,
     the columns solved so far."""
-    from . import solver
-
     analysis = ColumnAnalysis(state)
 
     def report() -> None:
@@ -215,6 +205,5 @@ def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
     scores, work, elapsed = analysis.scores, analysis.nodes(), control.elapsed()
     if not scores:
         return SearchDone(None, None, (), work, elapsed)
-    return solver.exact_decision(state, scores, work, elapsed,
-                                  solver.EXACT_NOTE if len(scores) == len(
-                                      analysis.columns) else "")
+    note = exact_solver.EXACT_NOTE if len(scores) == len(analysis.columns) else ""
+    return exact_solver.exact_decision(state, scores, work, elapsed, note)

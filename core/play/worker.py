@@ -41,8 +41,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .. import games  # noqa: F401  (registers the games)
+from ..agents.external import EngineAgent
+from ..catalogue import parse_agent
+from ..errors import AgentFault, PlygroundError
+from ..game import get_game, load_ref
 from ..search.control import Budget, SearchControl, StopFlag, TickClock
 from ..search.events import TRACE_EVENTS, Recorder, SearchDone, TraceProgress
+from ..study.review import ReviewProgress, review
+from .isolation import Isolation
 from .spawn import spawn_context
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
@@ -64,9 +71,7 @@ class SearchRequest:
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the agent's decision. The game's kernels are warmed up first,
         before the clock starts (a new process, after a crash or a retry, has none)."""
-        from ..errors import AgentFault
-        from ..catalogue import parse_agent
-        from ..fast import warm_up
+        from ..fast import warm_up  # numba: the child loads its kernels, the app does not
 
         state = _parse_state(self.game_id, self.game_options, self.position)
         agent = BOXES.box(parse_agent(self.agent), state)
@@ -97,8 +102,6 @@ class AnalysisRequest:
 
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the analysis, its values so far streamed as progress."""
-        from ..game import load_ref
-
         state = _parse_state(self.game_id, self.game_options, self.position)
         analyse = load_ref(state.game.entry.analysis)
         return analyse(state, observer, SearchControl(Budget(), stop, clock))
@@ -120,9 +123,6 @@ class ReviewRequest:
 
     def run(self, observer, stop: StopFlag, clock):
         """In the child: the review (a `Review`)."""
-        from ..errors import PlygroundError
-        from ..study.review import ReviewProgress, review
-
         states = [_parse_state(self.game_id, self.game_options, self.position)]
         moves = []
         for text in self.moves:
@@ -151,9 +151,6 @@ class Boxes:
 
     def box(self, agent, state):
         """`agent`, or its proxy deciding in its side's child."""
-        from ..agents.external import EngineAgent
-        from .isolation import Isolation
-
         if not agent.external or isinstance(agent, EngineAgent):
             return agent
         if self.isolation is None:
@@ -177,9 +174,6 @@ BOXES = Boxes()
 
 
 def _parse_state(game_id: str, options: dict, position: str):
-    from .. import games  # noqa: F401  (registers the games)
-    from ..game import get_game
-
     return get_game(game_id, **options).parse_position(position)
 
 
@@ -326,9 +320,6 @@ class _Announcing:
 
 
 def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None:
-    from ..errors import AgentFault
-    from ..errors import PlygroundError
-
     while True:
         try:
             message = commands.recv()
@@ -342,7 +333,7 @@ def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None
             continue
         if kind == "warm":
             try:
-                from ..fast import warm_up
+                from ..fast import warm_up  # numba: the child loads its kernels, the app does not
 
                 warm_up(message[1])
             except Exception:  # a failed warm-up only costs time at the first search

@@ -26,6 +26,8 @@ from ..search.control import Budget
 from ..search.events import TRACE_EVENTS, NodeLeft, Recorder, SearchDone
 from ..search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
 from ..trust import NeedsTrust, Trust, untrusted
+from ..catalogue import parse_agent
+from ..play.match import parse_side
 
 LESSON_KEYS = {"title", "otherwise", "scene"}
 SCENE_KEYS = {"title", "game", "position", "record", "sides", "caption", "step"}
@@ -290,8 +292,6 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
                             "[\"human\", \"alphabeta:depth=4\"]", "sides"))
         sides = ["human", "human"]
     elif game is not None:
-        from ..play.match import parse_side
-
         for side in sides:
             outside = untrusted([side], trust)
             if outside:
@@ -418,8 +418,6 @@ def next_slide(slide: Slide, step: Step, number: int) -> Slide:
 
 def run_search(state, spec: str | bool, scene: Scene) -> ShownSearch:
     """The search a step asks for (`true`: the side to move's agent), recorded."""
-    from ..catalogue import parse_agent
-
     if state.outcome() is not None:
         raise PlygroundError("the game is over: there is nothing to search")
     if spec is True:

@@ -62,6 +62,8 @@ from ..catalogue import parse_agent
 from ..game import Game, Move, State, load_ref
 from ..search.events import SearchDone
 from ..values import Bound, Scale, Score, is_decisive, proven, terminal_value
+from ..connect4 import solver as exact_solver
+from ..connect4.book import move_score
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # a loss (of expected score) under each gives that label; from the last, a blunder
@@ -299,16 +301,13 @@ def solver_review(states: list[State], moves: list[Move],
     next position says is known to score at least that: one null-window search tells
     whether the move was best, which it mostly is, and the score with it; only the
     others are solved whole."""
-    from ..connect4 import solver as exact
-    from ..connect4.book import move_score
-
-    exact.warm_up()
+    exact_solver.warm_up()
     open_positions = [index for index, state in enumerate(states)
                       if state.outcome() is None]
     scores: dict[int, int] = {}
     played: dict[int, int] = {}  # each move's score for the side that played it
-    with exact._lock:
-        solver = exact.shared_solver()
+    with exact_solver._lock:
+        solver = exact_solver.shared_solver()
         for done, index in enumerate(reversed(open_positions), start=1):
             state = states[index]
             if index < len(moves):
@@ -328,10 +327,10 @@ def solver_review(states: list[State], moves: list[Move],
             if played[index] != best:  # a best move to show: the first keeping it
                 best_move = next(column for column in candidates(solver, state, move)
                                  if keeps_score(solver, state, column, best))
-            verdict = Verdict(best_move, exact.value_of(best, state.ply),
+            verdict = Verdict(best_move, exact_solver.value_of(best, state.ply),
                               best_exact=True)
             reviews.append(judge(state, move, verdict,
-                                 exact.value_of(played[index], state.ply), True,
+                                 exact_solver.value_of(played[index], state.ply), True,
                                  DEFAULT_SCALE))
     values = [end_value(state) if index not in scores else
               float(((scores[index] > 0) - (scores[index] < 0)) * (1 - 2 * state.to_move))
@@ -371,8 +370,6 @@ def at_most(solver, state: State, score: int) -> bool:
 
 def keeps_score(solver, state: State, column: int, score: int) -> bool:
     """Whether playing `column` scores `score` or more for the side to move."""
-    from ..connect4.book import move_score
-
     child = state.play(column)
     if child.outcome() is not None:  # a four, or the last cell: no search
         return move_score(state, column, None) >= score
