@@ -14,8 +14,8 @@ from dataclasses import replace
 
 from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
-from ..search.events import Bound, MoveValue, SearchDone
-from ..values import WIN
+from ..search.events import MoveValue, SearchDone
+from ..values import WIN, Bound
 from .book import default_book
 
 STONES = 22  # a win with the k-th stone scores 22 - k

@@ -15,7 +15,8 @@ from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import INVALID, ORDER, Solver
 from plyground.core.connect4.solver import EXACT_NOTE, value_of
 from plyground.core.search.control import Budget, SearchControl
-from plyground.core.search.events import AnalysisProgress, Bound, Recorder
+from plyground.core.search.events import AnalysisProgress, Recorder
+from plyground.core.values import Bound
 from tests.core.positions import random_position
 
 GAME = get_game("connect4")

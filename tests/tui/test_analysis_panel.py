@@ -11,8 +11,8 @@ from plyground.core import get_game
 from plyground.core.connect4.book import default_book
 from plyground.core.fast.c4solver import INVALID, Solver
 from plyground.core.connect4.solver import value_of
-from plyground.core.search.events import AnalysisProgress, Bound, MoveValue, SearchDone
-from plyground.core.values import WIN, describe_value
+from plyground.core.search.events import AnalysisProgress, MoveValue, SearchDone
+from plyground.core.values import WIN, Bound, Score
 from plyground.tui.widgets.analysis import HIDDEN_TEXT, LEGEND, AnalysisPanel
 from tests.core.positions import random_position
 from tests.tui.helpers import SIZE, make_app, settled, wait_until
@@ -33,7 +33,7 @@ def expected_cells(state) -> list[str]:
         elif score == 0:
             cells.append("draw")
         else:
-            cells.append(describe_value(value_of(score, state.ply), state.ply))
+            cells.append(str(Score(value_of(score, state.ply), state.ply)))
     return cells
 
 
