@@ -6,9 +6,11 @@ come from core/catalogue.py, budgets from core/search/control.py.
 from . import games  # noqa: F401  (registers the games)
 from .errors import (BadOption, BadSetting, IllegalMove, NotationError, PlygroundError,
                      UnknownName)
-from .game import Game, Outcome, State, game_entries, get_game, parse_game
+from .game import (Game, Outcome, State, Termination, game_entries, get_game,
+                   parse_game)
 
 __all__ = [
     "BadOption", "BadSetting", "Game", "IllegalMove", "NotationError", "Outcome",
-    "PlygroundError", "State", "UnknownName", "game_entries", "get_game", "parse_game",
+    "PlygroundError", "State", "Termination", "UnknownName", "game_entries", "get_game",
+    "parse_game",
 ]

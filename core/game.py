@@ -10,6 +10,7 @@ import importlib
 import inspect
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
 from .errors import BadOption, IllegalMove, NotationError, PlygroundError, UnknownName
@@ -18,16 +19,35 @@ from .plugins import load_entry_points
 Move = Hashable
 
 
+class Termination(StrEnum):
+    """What ended a game, for code that asks (was it a forfeit?) without reading the
+    reason's words, which differ from game to game."""
+
+    LINE = "line"  # a side made the line the rules look for (four, three, an attribute)
+    FULL_BOARD = "full board"  # no room left: a draw, or the count decides
+    PLY_CAP = "ply cap"  # the rules' longest game was reached
+    FORFEIT = "forfeit"  # a side's agent failed to play (forfeit_reason's words)
+    DECLARED = "declared"  # a record's result off the board: a resignation, an agreement
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: `winner` is 0, 1 or None for a draw."""
+    """How a finished game ended: `winner` is 0, 1 or None for a draw; `reason` is the
+    game's own words for it (`X connects four`), which records and the history store."""
 
     winner: int | None
-    reason: str
+    termination: Termination
+    reason: str = ""
 
     @property
     def is_draw(self) -> bool:
         return self.winner is None
+
+
+def forfeit_reason(loser_label: str, why: str = "") -> str:
+    """`X forfeits: Bot raised ValueError`: a forfeit's reason, written by the match
+    and recognised by a record read back."""
+    return f"{loser_label} forfeits: {why}"
 
 
 class State(Protocol):

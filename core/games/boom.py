@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import Game, Kernels, Outcome, register_game
+from ..game import Game, Kernels, Outcome, Termination, register_game
 from ..errors import IllegalMove, NotationError
 from ..values import WIN, terminal_value
 from .gravity import GravityBoard, GravityPosition, MovesNotation
@@ -129,14 +129,17 @@ class BoomState(GravityPosition):
             boomed = self.history[-1] == BOOM
             after = f" after {SIDE_LABELS[actor]}'s BOOM" if boomed else ""
             if all(lines):
-                return Outcome(self.to_move, f"both sides have four in a row{after}: "
+                return Outcome(self.to_move, Termination.LINE,
+                               f"both sides have four in a row{after}: "
                                f"{SIDE_LABELS[actor]}, who acted, loses")
             loser = lines.index(True)
-            return Outcome(1 - loser, f"{SIDE_LABELS[loser]} has four in a row{after}")
+            return Outcome(1 - loser, Termination.LINE,
+                           f"{SIDE_LABELS[loser]} has four in a row{after}")
         if self.occupied == BOARD.full_board:
-            return Outcome(None, "the board is full")
+            return Outcome(None, Termination.FULL_BOARD, "the board is full")
         if self.ply >= MAX_PLIES:
-            return Outcome(None, f"{MAX_PLIES} plies without four in a row")
+            return Outcome(None, Termination.PLY_CAP,
+                           f"{MAX_PLIES} plies without four in a row")
         return None
 
     def moves(self) -> list[int]:

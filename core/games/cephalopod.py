@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import BadOption, IllegalMove, NotationError
-from ..game import Game, Kernels, Outcome, register_game, whole_number
+from ..game import Game, Kernels, Outcome, Termination, register_game, whole_number
 
 SIDE_LABELS = ("Red", "Blue")
 SIDE_LETTERS = ("r", "b")
@@ -55,7 +55,8 @@ class CephalopodState:
             return None
         red, blue = self.dice(0), self.dice(1)
         winner = 0 if red > blue else 1
-        return Outcome(winner, f"the board is full: Red {red} dice, Blue {blue}")
+        return Outcome(winner, Termination.FULL_BOARD,
+                       f"the board is full: Red {red} dice, Blue {blue}")
 
     def moves(self) -> list[CephalopodMove]:
         if 0 not in self.cells:

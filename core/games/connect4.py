@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import Game, Kernels, Outcome, register_game
+from ..game import Game, Kernels, Outcome, Termination, register_game
 from ..errors import IllegalMove, NotationError
 from ..values import WIN
 from .gravity import GravityBoard, GravityPosition, MovesNotation
@@ -49,9 +49,10 @@ class Connect4State(GravityPosition):
     def outcome(self) -> Outcome | None:
         winner = self.winner()
         if winner is not None:
-            return Outcome(winner, f"{SIDE_LABELS[winner]} connects four")
+            return Outcome(winner, Termination.LINE,
+                           f"{SIDE_LABELS[winner]} connects four")
         if len(self.history) == BOARD.cells:
-            return Outcome(None, "the board is full")
+            return Outcome(None, Termination.FULL_BOARD, "the board is full")
         return None
 
     def moves(self) -> list[int]:
@@ -196,5 +197,5 @@ register_game(
     notation="columns played, e.g. 4453",
     analysis="plyground.core.connect4.analysis:analyse_columns", analysis_agent="perfect:time=2",
     review_scale=100,  # (with --agent) a few open threes
-    solver="plyground.core.fast.c4solver:Solver", book="plyground.core.connect4.book",
+    solver="plyground.core.connect4.solver:new_solver", book="plyground.core.connect4.book",
     exact_review="plyground.core.study.review:solver_review")

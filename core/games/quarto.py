@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations
 
-from ..game import Game, Kernels, Outcome, register_game, whole_number
+from ..game import Game, Kernels, Outcome, Termination, register_game, whole_number
 from ..errors import IllegalMove, NotationError
 from ..values import WIN
 
@@ -126,10 +126,12 @@ class QuartoState:
         lines = self.winning_lines()
         if lines:
             winner = 1 - self.to_move  # the side that placed last
-            return Outcome(winner, f"{SIDE_LABELS[winner]} completes a line of four "
-                                   "sharing an attribute")
+            return Outcome(winner, Termination.LINE,
+                           f"{SIDE_LABELS[winner]} completes a line of four sharing an "
+                           "attribute")
         if self.placed == 16:
-            return Outcome(None, "all 16 pieces are placed with no line")
+            return Outcome(None, Termination.FULL_BOARD,
+                           "all 16 pieces are placed with no line")
         return None
 
     def wins_at(self, square: int) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..agents.base import Agent
 from ..catalogue import parse_agent
-from ..game import Game, Move, Outcome, State
+from ..game import Game, Move, Outcome, State, Termination, forfeit_reason
 from ..rng import derive_seed
 
 HUMAN = "human"
@@ -35,7 +35,8 @@ def forfeit_outcome(state: State, reason: object) -> Outcome:
     (1s) raised ZeroDivisionError: division by zero`."""
     side = state.to_move
     reason = " ".join(str(reason).splitlines())  # one line: a status line, a record
-    return Outcome(1 - side, f"{state.game.side_labels[side]} forfeits: {reason}")
+    return Outcome(1 - side, Termination.FORFEIT,
+                   forfeit_reason(state.game.side_labels[side], reason))
 
 
 @dataclass

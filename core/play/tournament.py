@@ -33,7 +33,7 @@ from ..agents.base import Agent
 from ..errors import AgentFault
 from .match import forfeit_outcome, seeded
 from ..fast import warm_up
-from ..game import Game, Move, Outcome, State, parse_game
+from ..game import Game, Move, Outcome, State, Termination, parse_game
 from .isolation import Isolation
 from ..rng import derive_seed
 from ..search.control import SearchControl, SearchStopped, StopFlag
@@ -88,7 +88,8 @@ def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = Non
 class GameResult:
     """One match game; `first` and `winner` are players (0, 1), not colours. `reason`
     is how it ended (`X connects four`, `X forfeits: ...`); `fault`, the forfeiting
-    player's fault (the loser's), is None unless a player forfeited."""
+    player's fault (the loser's), is None unless a player forfeited; `termination`,
+    what ended it (a result from elsewhere is a declared one)."""
 
     number: int  # 1, 2, ...
     first: int  # the player who moved first
@@ -97,6 +98,13 @@ class GameResult:
     record: str  # the moves, as the game's format_record writes them
     plies: int
     fault: str | None = None
+    termination: Termination = Termination.DECLARED
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the game ended, its winner a side (0 moved first), not a player."""
+        winner = None if self.winner is None else self.winner ^ self.first
+        return Outcome(winner, self.termination, self.reason)
 
 
 @dataclass
@@ -189,7 +197,7 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
     winner = played.outcome.winner
     return GameResult(number, first, None if winner is None else winner ^ first,
                       played.outcome.reason, game.format_record(start, played.moves),
-                      len(played.moves), played.fault)
+                      len(played.moves), played.fault, played.outcome.termination)
 
 
 Players = tuple[Agent, Agent]

@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from ..game import Game, Outcome, parse_game
+from ..game import Game, Outcome, Termination, forfeit_reason, parse_game
 from ..errors import IllegalMove, PlygroundError, shown
 from .tree import GameNode, GameTree
 from ..play.match import Match, parse_side
@@ -91,20 +91,24 @@ class GameRecord:
     def outcome(self) -> Outcome | None:
         """How the game ended (None if it did not): the final position's own outcome
         when it is over, else the result with the Reason's own words (what follows
-        `Yellow wins: `), as the Match that was recorded had it."""
+        `Yellow wins: `), as the Match that was recorded had it: a forfeit when they
+        are a forfeit's, else a result declared off the board."""
         if self.result == UNFINISHED:
             return None
         winner = WINNERS[self.result]
         ended = self.final.outcome()
         if ended is not None and ended.winner == winner:
             return ended
-        said = self.game.describe_outcome(Outcome(winner, ""))
+        said = self.game.describe_outcome(Outcome(winner, Termination.DECLARED))
         reason = self.reason
         if reason == said:
             reason = ""
         elif reason.startswith(said + ": "):
             reason = reason[len(said) + 2:]
-        return Outcome(winner, reason)
+        forfeit = winner is not None and \
+            reason.startswith(forfeit_reason(self.game.side_labels[1 - winner]))
+        return Outcome(winner, Termination.FORFEIT if forfeit else Termination.DECLARED,
+                       reason)
 
     def match(self, trust: Trust = False) -> Match:
         """The game as a Match at its last main-line position (a game a side forfeited

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from plyground.core import get_game
+from plyground.core import Outcome, Termination, get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.play.isolation import Isolation
 from plyground.core.search.control import SearchControl, SearchStopped, StopFlag
@@ -55,6 +55,15 @@ def test_a_game_played_out_keeps_the_rules_reason():
     assert played.fault is None
     assert played.outcome == played.final.outcome()
     assert played.outcome.reason.endswith("connects four")
+
+
+def test_an_outcome_says_a_forfeit_from_a_game_played_out_without_its_words():
+    played = play_game(GAME.start(), [bot("good.py:Bot"), parse_agent("greedy")])
+    assert played.outcome.termination == Termination.LINE
+    players = (parse_agent("random"), bot("crashes.py:Bot"))
+    result = match_game(GAME.spec, players, 1, seed=1)  # random moves first, as X
+    assert result.termination == Termination.FORFEIT
+    assert result.outcome == Outcome(0, Termination.FORFEIT, result.reason)
 
 
 def test_a_forfeit_is_a_loss_of_the_faulty_player_with_its_reason():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plyground.core import PlygroundError, get_game, parse_game
-from plyground.core.game import Outcome
+from plyground.core.game import Outcome, Termination
 from plyground.core.records.history import (MIGRATIONS, VERSION, GameSummary, History,
                                             history_path, moves_of_line, played_record)
 from plyground.core.records.record import format_record
@@ -83,8 +83,8 @@ def test_filters_by_game_agent_and_result(history):
     ids = {
         "x": history.add(connect4_game(X_WINS, ("random", "human")), "app"),
         "o": history.add(connect4_game(O_WINS, ("greedy", "mcts:iterations=50")), "match"),
-        "draw": history.add(connect4_game("44", ("Human", "greedy"),
-                                          Outcome(None, "agreed")), "app"),
+        "draw": history.add(connect4_game("44", ("Human", "greedy"), Outcome(
+            None, Termination.DECLARED, "agreed")), "app"),
         "open": history.add(played_record(CEPH, CEPH.start(), [], None, ("human", "random"),
                                           reason="abandoned"), "app"),
     }

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from plyground.core import parse_game
 from plyground.core.errors import IllegalMove, PlygroundError
-from plyground.core.game import Outcome
+from plyground.core.game import Outcome, Termination
 from plyground.core.records.tree import GameNode, GameTree
 from plyground.core.play.match import Match
 from plyground.core.records.record import (GameRecord, RecordError, format_record,
@@ -217,8 +217,8 @@ def test_a_reason_with_line_breaks_is_written_on_one_line():
     text = format_record(record_of(match, date=DATE))
     assert '[Reason "O wins: X forfeits: Bot raised ValueError: first second third"]' in text
     again = parse_record(text)
-    assert again.outcome == Outcome(1, "X forfeits: Bot raised ValueError: first second "
-                                       "third")
+    assert again.outcome == Outcome(1, Termination.FORFEIT, "X forfeits: Bot raised "
+                                    "ValueError: first second third")
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -568,12 +568,12 @@ def test_the_result_of_a_finished_game_needs_no_header():
     record = parse_record(C4 + "\n4 3 4 3 4 3 4\n")
     assert record.result == "1-0"
     assert record.reason == "X wins: X connects four"
-    assert record.outcome == Outcome(0, "X connects four")
+    assert record.outcome == Outcome(0, Termination.LINE, "X connects four")
 
 
 def test_the_result_token_alone_gives_the_result():
     record = parse_record(C4 + "\n4 3 4 3 0-1\n")
-    assert record.result == "0-1" and record.outcome == Outcome(1, "")
+    assert record.result == "0-1" and record.outcome == Outcome(1, Termination.DECLARED)
     assert parse_record(C4 + "\n4 3 4 3\n").result == "*"
 
 
@@ -899,7 +899,7 @@ def test_the_readme_examples_read_and_are_written_as_they_are():
         assert format_record(record) == text
         assert record.tree.has_variations
     connect4, cephalopod = map(parse_record, examples)
-    assert connect4.outcome == Outcome(0, "X connects four")
+    assert connect4.outcome == Outcome(0, Termination.LINE, "X connects four")
     assert connect4.match().outcome == connect4.outcome
     assert cephalopod.outcome is None
     assert any(node.move.captures and not node.on_main_line

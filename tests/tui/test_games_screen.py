@@ -8,7 +8,7 @@ from textual.app import App
 from textual.widgets import Input, Select
 
 from plyground.core import get_game, parse_game
-from plyground.core.game import Outcome
+from plyground.core.game import Outcome, Termination
 from plyground.core.records.history import History, moves_of_line, played_record
 from plyground.core.records.record import format_record
 from plyground.tui.screens.games import ConfirmDelete, GamesScreen, GameTable
@@ -45,7 +45,7 @@ RECORDS = [  # oldest first; the screen lists them newest first
     (connect4("12123232", ("human", "alphabeta:time=1"), "2026-01-02T11:30:00"), "app"),
     (connect4("44", ("human", "human"), "2026-01-03T09:15:00", reason="abandoned"), "app"),
     (connect4("4455", ("mcts:iterations=500", "greedy"), "2026-01-04T20:00:00",
-              Outcome(None, "agreed")), "match"),
+              Outcome(None, Termination.DECLARED, "agreed")), "match"),
     (cephalopod(3, ("mcts:iterations=500", "random"), "2026-01-05T08:00:00"),
      "tournament"),
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from plyground.core.game import Game, Outcome
+from plyground.core.game import Game, Outcome, Termination
 from plyground.core.errors import IllegalMove, NotationError
 from plyground.core.values import WIN
 
@@ -56,9 +56,9 @@ SEARCH_RANK = {cell: rank for rank, cell in enumerate((4, 0, 2, 6, 8, 1, 3, 5, 7
 # The heuristic's score of a line holding k pieces of one side and none of the other.
 LINE_SCORES = (0, 1, 10, 0)
 
-WINS = tuple(Outcome(side, f"{label} has three in a row")
+WINS = tuple(Outcome(side, Termination.LINE, f"{label} has three in a row")
              for side, label in enumerate(SIDE_LABELS))
-FULL_BOARD = Outcome(None, "the board is full")
+FULL_BOARD = Outcome(None, Termination.FULL_BOARD, "the board is full")
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import io
 import pytest
 from rich.console import Console
 
-from plyground.core import IllegalMove, NotationError, Outcome, get_game
+from plyground.core import IllegalMove, NotationError, Outcome, Termination, get_game
 from plyground.core.study.perft import distinct_positions, perft
 from plyground.core.values import WIN
 from plyground_tictactoe.rules import GAME, LINES, TicTacToeState
@@ -70,27 +70,28 @@ def test_the_same_position_in_two_move_orders_is_one_state():
 ])
 def test_three_in_a_row_wins_for_the_side_that_made_it(moves, reason):
     state = position(moves)
-    assert state.outcome() == Outcome(0, "X has three in a row"), reason
+    assert state.outcome() == Outcome(0, Termination.LINE, "X has three in a row"), reason
     assert state.moves() == []
     assert GAME.describe_outcome(state.outcome()) == "X wins"
 
 
 def test_o_wins_too_and_its_line_is_the_one_lit():
     state = position("a1 b2 c3 a2 b1 c2")
-    assert state.outcome() == Outcome(1, "O has three in a row")
+    assert state.outcome() == Outcome(1, Termination.LINE, "O has three in a row")
     assert state.line_cells() == LINES[1]  # a2 b2 c2
     assert position("a1 b2").line_cells() == 0
 
 
 def test_a_full_board_without_a_line_is_a_draw():
     state = position("b2 a1 c1 a3 a2 c2 c3 b1 b3")
-    assert state.outcome() == Outcome(None, "the board is full")
+    assert state.outcome() == Outcome(None, Termination.FULL_BOARD, "the board is full")
     assert GAME.describe_outcome(state.outcome()) == "draw"
 
 
 def test_the_last_move_may_fill_the_board_and_win():
     state = position("b3 a3 c2 a2 b2 c3 a1 c1 b1")  # b1 b2 b3
-    assert state.ply == 9 and state.outcome() == Outcome(0, "X has three in a row")
+    assert state.ply == 9 and \
+        state.outcome() == Outcome(0, Termination.LINE, "X has three in a row")
 
 
 def test_illegal_moves_are_refused_with_the_reason():
