@@ -15,9 +15,6 @@ class Budget:
     iterations: int | None = None
     nodes: int | None = None
 
-    def is_unlimited(self) -> bool:
-        return all(v is None for v in (self.time, self.depth, self.iterations, self.nodes))
-
 
 class SearchStopped(Exception):
     """Raised inside a search when its budget runs out or it is cancelled.

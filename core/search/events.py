@@ -12,7 +12,7 @@ from the root.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Protocol
+from typing import Any, Hashable
 
 from ..values import Bound, Scale, Score
 
@@ -230,12 +230,6 @@ class TraceProgress:
 
 TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,
                 MctsBackedUp)
-
-
-class Observer(Protocol):
-    trace: bool
-
-    def __call__(self, event: Any) -> None: ...
 
 
 @dataclass
