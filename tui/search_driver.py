@@ -11,11 +11,10 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 
-from plyground.core.play.worker import (DEFAULT_TRACE_CAP, EngineDone, EngineEvents,
-                                        EngineFailed, EngineForfeit, EngineStarted,
-                                        SearchRequest)
+from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
+                                        EngineForfeit, EngineStarted, SearchRequest)
 from plyground.core.search.control import Budget
-from plyground.core.search.events import IterationDone, TraceProgress
+from plyground.core.search.events import TRACE_CAP, IterationDone, TraceProgress
 from plyground.core.values import Score
 
 # Seconds between two repaints of a search's live views (inspector, heat map): the
@@ -109,7 +108,7 @@ class SearchDriver:
         """Record `plan.agent`'s search of `plan.state` step by step. Every iteration
         is kept if they all fit the trace's cap (two events a node), else only the one
         of `plan.trace_depth`: memory stays bounded."""
-        trace_depth = None if 2 * plan.target <= DEFAULT_TRACE_CAP else plan.trace_depth
+        trace_depth = None if 2 * plan.target <= TRACE_CAP else plan.trace_depth
         request = SearchRequest(game.id, game.format_position(plan.state),
                                 plan.agent.spec, game.options(), trace=True,
                                 budget=plan.budget, trace_depth=trace_depth,

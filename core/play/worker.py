@@ -47,13 +47,12 @@ from ..catalogue import parse_agent
 from ..errors import AgentFault, PlygroundError
 from ..game import get_game, load_ref
 from ..search.control import Budget, SearchControl, StopFlag, TickClock
-from ..search.events import TRACE_EVENTS, Recorder, SearchDone, TraceProgress
+from ..search.events import TRACE_CAP, TRACE_EVENTS, Recorder, SearchDone, TraceProgress
 from ..study.review import ReviewProgress, review
 from .isolation import Isolation
 from .spawn import spawn_context
 
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
-DEFAULT_TRACE_CAP = 200_000
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ class SearchRequest:
     agent: str  # an agent spec, e.g. "mcts:iterations=3000,seed=1"
     game_options: dict = field(default_factory=dict)
     trace: bool = False
-    trace_cap: int = DEFAULT_TRACE_CAP
+    trace_cap: int = TRACE_CAP
     budget: Budget | None = None  # the agent's own unless given (a replay's)
     trace_depth: int | None = None  # record only this iteration of a tree search
     target: int = 0  # the work a replay expects to do, for its progress

@@ -228,6 +228,10 @@ class TraceProgress:
     target: int
 
 
+# The events a recorded search may keep (the app's step mode, a lesson): enough to step
+# through, bounded so that one search cannot fill the memory.
+TRACE_CAP = 200_000
+
 TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,
                 MctsBackedUp)
 
@@ -242,7 +246,7 @@ class Recorder:
     recorded or not."""
 
     trace: bool = False
-    cap: int = 200_000
+    cap: int = TRACE_CAP
     depth: int | None = None
     events: list = field(default_factory=list)
     trace_events: int = 0

@@ -23,7 +23,7 @@ from ..errors import PlygroundError, shown
 from ..paths import UnreadableFile, parse_toml, read_text_file
 from ..records.record import load_record
 from ..search.control import Budget
-from ..search.events import TRACE_EVENTS, NodeLeft, Recorder, SearchDone
+from ..search.events import TRACE_CAP, TRACE_EVENTS, NodeLeft, Recorder, SearchDone
 from ..search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
 from ..trust import NeedsTrust, Trust, untrusted
 from ..catalogue import parse_agent
@@ -38,8 +38,8 @@ SHOW_WORDS = {"next cutoff": TreeReplay.kind, "next table hit": TreeReplay.kind,
               "next iteration": None, "end": None, "next phase": MctsReplay.kind,
               **{f"next {name}": MctsReplay.kind for name in PHASES.values()}}
 SEARCH_NAMES = {TreeReplay.kind: "tree", MctsReplay.kind: "MCTS"}
-TRACE_CAP = 200_000  # events a lesson's search may record (as the app's step mode)
-# Its ceiling: the work whose every step that recording holds (a tree search's node is
+# A lesson's search records at most TRACE_CAP events (as the app's step mode). Its
+# ceiling: the work whose every step that recording holds (a tree search's node is
 # entered and left, an MCTS iteration has four phases); beyond it a shared lesson
 # could keep a machine busy for hours.
 EVENTS_PER_UNIT = {"visits": 4}  # else 2: a node entered and left

@@ -13,7 +13,8 @@ import time
 
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
-from plyground.core.play.worker import DEFAULT_TRACE_CAP, Engine, SearchRequest
+from plyground.core.play.worker import Engine, SearchRequest
+from plyground.core.search.events import TRACE_CAP
 from plyground.core.fast import warm_up
 
 GAME = get_game("connect4")
@@ -59,7 +60,7 @@ def main() -> None:
           f"({again.work / seconds:,.0f} nodes/s traced): "
           f"{'matches the decision' if same else 'DIFFERS from the decision'}")
     print(f"  trace kept: {len(done.trace):,} events of the deciding iteration "
-          f"(cap {DEFAULT_TRACE_CAP:,}{', reached' if done.truncated else ''})")
+          f"(cap {TRACE_CAP:,}{', reached' if done.truncated else ''})")
     print(f"  peak memory: engine process {child_before:.0f} -> {child_after:.0f} MiB, "
           f"this process {own_before:.0f} -> {own_after:.0f} MiB")
 

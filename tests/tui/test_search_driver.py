@@ -6,9 +6,10 @@ from __future__ import annotations
 from plyground.core.catalogue import parse_agent
 from plyground.core.game import get_game
 from plyground.core.play.match import Match
-from plyground.core.play.worker import (DEFAULT_TRACE_CAP, EngineDone, EngineEvents,
-                                        EngineFailed, EngineStarted)
-from plyground.core.search.events import IterationDone, SearchDone, TraceProgress
+from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
+                                        EngineStarted)
+from plyground.core.search.events import (TRACE_CAP, IterationDone, SearchDone,
+                                          TraceProgress)
 from plyground.tui.search_driver import (LIVE_INTERVAL, QUICK_ITERATIONS, QUICK_NODES,
                                          SearchDriver, SearchRecord, TracePlan,
                                          check_replay)
@@ -124,7 +125,7 @@ def test_a_trace_keeps_every_iteration_when_they_fit_its_cap():
     agent = parse_agent("alphabeta:depth=4")
     search_driver, engine, _ = driver()
     state = game.start()
-    for target, kept in ((DEFAULT_TRACE_CAP // 2, None), (DEFAULT_TRACE_CAP, 7)):
+    for target, kept in ((TRACE_CAP // 2, None), (TRACE_CAP, 7)):
         search_driver.start_trace(game, TracePlan(state, agent, "t", trace_depth=7,
                                                   target=target))
         assert engine.requests[-1].trace and engine.requests[-1].trace_depth == kept
