@@ -8,7 +8,6 @@ import gc
 import os
 import subprocess
 import sys
-import time
 
 from plyground.core.play.worker import EngineEvents
 from plyground.tui.engine_update import SEARCH
@@ -23,7 +22,7 @@ TIMER_SLACK = 0.01  # a timer may fire this much before its time
 
 async def test_live_events_reach_the_views_in_batches_and_none_is_lost(monkeypatch):
     sent: list[list] = []  # the move search's events, batch by batch, as the engine sent them
-    fed: list[tuple[float, list]] = []  # (when, events) handed to the inspector
+    fed: list[tuple[float, list]] = []  # (when the screen took them to show, events) handed to the inspector
     on_engine_update, feed = GameScreen.on_engine_update, Inspector.feed
 
     def record_sent(screen, message):
@@ -34,7 +33,7 @@ async def test_live_events_reach_the_views_in_batches_and_none_is_lost(monkeypat
         on_engine_update(screen, message)
 
     def record_fed(inspector, events):
-        fed.append((time.monotonic(), list(events)))
+        fed.append((inspector.screen.driver.live_shown_at, list(events)))
         feed(inspector, events)
 
     monkeypatch.setattr(GameScreen, "on_engine_update", record_sent)
@@ -54,14 +53,14 @@ async def test_live_events_reach_the_views_in_batches_and_none_is_lost(monkeypat
 async def test_the_summary_table_and_heat_map_show_one_snapshot(monkeypatch):
     """A large table (Cephalopod's 25 first moves) is painted less often than a small
     one; the summary and the heat map wait with it, never ahead of it."""
-    shown: list[tuple[float, bool, bool]] = []  # (when, summary agrees, heat agrees)
+    shown: list[tuple[float, bool, bool]] = []  # (when taken to show, summary agrees, heat agrees)
     show_heat = GameScreen.show_heat
 
     def checked(screen, events):
         show_heat(screen, events)
         snapshot = screen.inspector.query_one(MctsView).snapshot
         total = sum(stat.visits for stat in snapshot.stats)
-        shown.append((time.monotonic(),
+        shown.append((screen.driver.live_shown_at,
                       f"{snapshot.iterations:,} iterations" in screen.inspector.summary.plain,
                       screen.board.heat == {stat.move: stat.visits / total
                                             for stat in snapshot.stats}))
