@@ -26,6 +26,7 @@ import threading
 from . import solver as exact_solver
 from .book import default_book, move_score
 from ..game import load_ref
+from ..games.connect4 import WARM_POSITION
 from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
 from ..search.events import AnalysisProgress, IterationDone, MoveValue, Recorder, SearchDone
@@ -33,7 +34,6 @@ from ..values import Bound, is_decisive
 
 PROGRESS_INTERVAL = 0.1  # seconds between two progress reports
 ESTIMATE_NODES = 200_000  # Alpha-Beta's budget for the estimates (about 0.3 s)
-WARM_POSITION = "22525762534622441115633653"  # quick to estimate and to solve
 
 
 def can_analyse(game) -> bool:

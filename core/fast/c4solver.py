@@ -379,12 +379,11 @@ def kernel_position(state) -> tuple:
 
 
 def warm_up(solver: Solver) -> None:
-    """Compile the kernels (or load them from numba's cache) with `solver`, on a
-    position 25 stones in, which takes a few thousand nodes: a position near the
-    start would cost seconds of search in every new process."""
-    from ..games.connect4 import GAME
+    """Compile the kernels (or load them from numba's cache) with `solver`, on the
+    game's late warm-up position."""
+    from ..games.connect4 import GAME, WARM_POSITION
 
-    late = GAME.parse_position("5554224333234511764415115")
+    late = GAME.parse_position(WARM_POSITION)
     solver.solve(late, weak=True)
     solver.analyze(late, weak=True)
     solver.solve_many([late], weak=True)

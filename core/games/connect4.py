@@ -20,6 +20,9 @@ SIDE_LABELS = ("X", "O")
 # the other scores WINDOW_SCORES[k] for that side; each piece scores its column's bonus.
 WINDOW_SCORES = (0, 1, 10, 50, 512)
 CENTRE_BONUS = (0, 1, 2, 3, 2, 1, 0)
+# A position 26 stones in, quick to estimate and to solve: loading the kernels on it
+# costs no search (one near the start would cost seconds in every new process).
+WARM_POSITION = "22525762534622441115633653"
 
 
 @dataclass(frozen=True, slots=True)

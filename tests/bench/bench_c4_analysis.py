@@ -28,6 +28,7 @@ from statistics import median
 from plyground.core.connect4 import analysis, book as c4book
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
+from plyground.core.games.connect4 import WARM_POSITION
 from plyground.core.connect4.analysis import analyse_columns
 from plyground.core.play.worker import AnalysisRequest, Engine
 from plyground.core.play.match import seeded
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
           + ("all analysed" if args.all else
              f"a SAMPLE of {len(chosen)}: {args.fraction:g} of each stone count, seed "
              f"{args.seed} (--all for every one)"))
-    timed(GAME.parse_position(analysis.WARM_POSITION))  # load the kernels first
+    timed(GAME.parse_position(WARM_POSITION))  # load the kernels first
     print(f"  {'stones':<8} {'analysed':>9} {'valued':>8} {'(worst)':>8} {'exact':>8} "
           f"{'(worst)':>8}   (medians and worst, s)")
     every: list[Timer] = []
