@@ -5,6 +5,8 @@ kernel can be tested to make exactly the decisions of the readable code.
 """
 from __future__ import annotations
 
+import secrets
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -15,6 +17,12 @@ def mix64(z: int) -> int:
     z = (z ^ (z >> 30)) * MIX1 & MASK64
     z = (z ^ (z >> 27)) * MIX2 & MASK64
     return z ^ (z >> 31)
+
+
+def fresh_seed() -> int:
+    """A seed for a game or match given none (the app's, match's, tournament's), drawn
+    below 2**16: short enough to read off the screen and type back with --seed."""
+    return secrets.randbelow(1 << 16)
 
 
 def derive_seed(seed: int, key: int) -> int:

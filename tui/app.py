@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import os
-import random
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -23,6 +22,7 @@ from plyground.core.play.worker import Engine
 from plyground.core.records.history import History
 from plyground.core.play.match import HUMAN, Match
 from plyground.core.records.record import GameRecord
+from plyground.core.rng import fresh_seed
 from plyground.core.trust import Trust, require_trust, untrusted
 
 from .engine_update import ANALYSIS, REVIEW, SEARCH, EngineUpdate
@@ -181,7 +181,7 @@ class PlygroundApp(App):
         game = get_game(game_id, **(options or {}))
         start = game.parse_position(position) if position else None
         if seed is None:
-            seed = random.randrange(1 << 16)
+            seed = fresh_seed()
         match = Match(game, sides, start, seed=seed)
         self.game_screen = GameScreen(match, self.move_delay)
         self.push_screen(self.game_screen)

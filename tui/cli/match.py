@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shlex
 from functools import partial
 from typing import Annotated
@@ -16,6 +15,7 @@ from rich.text import Text
 from plyground.core import Game, parse_game
 from plyground.core.play.reports import MatchReport
 from plyground.core.play.tournament import run_match
+from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
 from .options import GameSpec, Jobs, NoRecord, Seed
@@ -78,7 +78,7 @@ def match(
     specs = (first.strip(), second.strip())
     players = (game_agent(game, first), game_agent(game, second))
     if seed is None:
-        seed = secrets.randbelow(1_000_000)
+        seed = fresh_seed()
     command = shlex.join(["plyground", "match", game.spec, "--first", specs[0], "--second",
                           specs[1], "--games", str(games), "--seed", str(seed)])
     with history_for(not no_record) as history:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shlex
 from typing import Annotated, Optional
 
@@ -15,6 +14,7 @@ from rich.text import Text
 from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.play.reports import TournamentReport
 from plyground.core.play.tournament import GameResult, round_robin, run_tournament
+from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
 from .options import GameSpec, Jobs, NoRecord, Seed
@@ -89,7 +89,7 @@ def tournament(
         raise PlygroundError("every agent of a tournament must be named once")
     players = [game_agent(game, spec) for spec in specs]
     if seed is None:
-        seed = secrets.randbelow(1_000_000)
+        seed = fresh_seed()
     command = shlex.join(["plyground", "tournament", game.spec, "--agents", *specs,
                           "--games", str(games), "--seed", str(seed)])
     pairs = round_robin(len(specs))
