@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 
+from plyground.core.agents.base import Shows
 from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
                                         EngineForfeit, EngineStarted, SearchRequest)
 from plyground.core.search.control import Budget
@@ -211,7 +212,7 @@ class SearchDriver:
     def recording(self) -> str:
         """How far the recording of a trace has come, and the keys that act on it."""
         search = self.search
-        unit = "iterations" if search.agent.shows == "visits" else "nodes"
+        unit = "iterations" if search.agent.shows == Shows.VISITS else "nodes"
         if search.target:
             share = min(search.progress / search.target, 1.0)
             text = (f"{search.progress:,} of {search.target:,} {unit} "
@@ -238,7 +239,7 @@ class SearchDriver:
         result = search.decision.result
         plan = partial(TracePlan, search.state, search.agent, decision=search.decision,
                        note=search.note)
-        if search.agent.shows == "visits":
+        if search.agent.shows == Shows.VISITS:
             if result.work <= QUICK_ITERATIONS:
                 return None
             return plan(f"a {QUICK_ITERATIONS:,}-iteration replay of a "
@@ -290,7 +291,7 @@ class SearchDriver:
                     "steps to show." if result.exact else
                     f"{agent.label} does not search: there is nothing to step through.")
         replayer, budget = plan
-        depth = result.depth if replayer.shows == "tree" else None
+        depth = result.depth if replayer.shows == Shows.TREE else None
         return TracePlan(decision.state, replayer, "the deciding search", budget, decision,
                          (result.best_move, result.value, result.work), "the decision",
                          depth, result.work, note=note)
@@ -337,9 +338,9 @@ def played_move(match, index: int, note: str) -> TracePlan | str:
     state, move = match.states[index], match.moves[index]
     agent = match.agents[state.to_move]
     what = move_name(match, index)
-    if agent.shows == "none":
+    if agent.shows == Shows.NONE:
         return f"{agent.label} does not search: there is nothing to step through."
-    if agent.shows not in ("tree", "visits"):
+    if agent.shows not in (Shows.TREE, Shows.VISITS):
         return (f"{what} was played by {agent.label}, from outside plyground: "
                 "its search has no steps to show.")
     why = unrepeatable(match, agent)
@@ -350,7 +351,7 @@ def played_move(match, index: int, note: str) -> TracePlan | str:
             f"{what} was chosen {why}, which no replay repeats for certain: shown "
             "instead, a new search of that position by the same agent."))))
     budget = agent.budget()
-    target = (budget.iterations if agent.shows == "visits" else budget.nodes) or 0
+    target = (budget.iterations if agent.shows == Shows.VISITS else budget.nodes) or 0
     return TracePlan(state, agent, title, target=target, played=move, note=note)
 
 
@@ -364,7 +365,7 @@ def new_search(match) -> TracePlan | str:
         return (f"No agent has moved yet and "
                 f"{match.game.side_labels[match.state.to_move]} is played by "
                 "hand: there is no search to step through yet.")
-    if agent.shows == "none":
+    if agent.shows == Shows.NONE:
         return f"{agent.label} does not search: there is nothing to step through."
     return TracePlan(match.state, agent,
                      "a new search of this position (no move was decided yet)")

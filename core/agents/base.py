@@ -11,6 +11,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..errors import AgentFault, BadSetting, IllegalMove
@@ -94,6 +95,16 @@ def quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+class Shows(StrEnum):
+    """How the inspector shows an agent's search. Str-valued, so that an agent from
+    outside plyground that sets `shows = "visits"` is read the same."""
+
+    TREE = "tree"  # root moves and replies with their values
+    VISITS = "visits"  # MCTS root statistics
+    INFO = "info"  # what an agent from outside says of its search (engine info lines)
+    NONE = "none"  # it does not search
+
+
 SEED = Setting("seed", int, 0, "random seed: the same seed gives the same moves")
 TIME = Setting("time", float, None, "seconds per move", minimum=0.001)
 
@@ -106,9 +117,7 @@ class Agent:
     description: str = ""
     settings_spec: tuple[Setting, ...] = ()
     main_setting: str | None = None
-    # how the inspector shows its search: "tree" (root moves and replies with their
-    # values), "visits" (MCTS root statistics) or "none" (it does not search)
-    shows = "tree"
+    shows: Shows = Shows.TREE  # how the inspector shows its search
     # the ids of the games it can play (None: every game; `plays` may decide instead)
     games: tuple[str, ...] | None = None
     solves_exactly = False  # an exact solver (a review may call the solver directly)
@@ -268,7 +277,7 @@ class Agent:
         repeats it: this agent (same settings, same seed) and a budget that needs no
         clock, since a tracing search is slower and a clock would stop it elsewhere.
         None for an agent that does not search."""
-        if self.shows == "none":
+        if self.shows == Shows.NONE:
             return None
         return self, replay_budget(self.budget(), done)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .base import MEM, SEED, Agent, Setting
+from .base import MEM, SEED, Agent, Setting, Shows
 from ..game import Move, State
 from ..rng import derive_seed
 from ..search.control import Budget, SearchControl
@@ -80,7 +80,7 @@ class BotAgent(Agent):
 
     bot_class: type[Bot] = Bot
     main_setting = "time"
-    shows = "info"
+    shows = Shows.INFO
     external = True
 
     def budget(self) -> Budget:

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..errors import AgentFault, BadSetting
 from ..search.control import Budget, SearchControl, SearchStopped
-from .base import Agent, MEM, Setting, split_settings
+from .base import Agent, MEM, Setting, Shows, split_settings
 from .box import DEFAULT_MEMORY, end_group
 from .engine_process import (EngineProcess, NAME_SECONDS, STOP_SECONDS, Stopped, _groups,
                              command_name, split_command)
@@ -161,7 +161,7 @@ class EngineAgent(Agent):
         MEM,
     )
     main_setting = "time"
-    shows = "info"
+    shows = Shows.INFO
     external = True
 
     def __init__(self, **settings: Any) -> None:

@@ -10,14 +10,14 @@ from ..search.control import Budget
 from ..search.events import SearchDone
 from ..search.mcts import DEFAULT_EXPLORATION, mcts_search
 from ..search.minimax import DEFAULT_DEPTH, minimax_search
-from .base import SEED, TIME, Agent, Setting
+from .base import SEED, TIME, Agent, Setting, Shows
 
 
 class RandomAgent(Agent):
     kind, title = "random", "Random"
     description = "plays a uniformly random legal move"
     settings_spec = (SEED,)
-    shows = "none"
+    shows = Shows.NONE
 
     def search(self, state, budget, observer, control, exact_root):
         moves = list(state.moves())
@@ -132,7 +132,7 @@ class MctsAgent(Agent):
         SEED,
     )
     main_setting = "iterations"
-    shows = "visits"
+    shows = Shows.VISITS
     # A subclass may define `playout(self, state, rng) -> move`: its own choice of each
     # move of a playout, in place of a uniformly random one (`rng.below(n)` draws a
     # whole number 0..n-1, `rng.random()` a fraction). It then searches in Python, with

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.base import SEED, Agent, Setting
+from ..agents.base import SEED, Agent, Setting, Shows
 from .profile import DEFAULT_PROFILE, Profile, load_profile, saved_profiles
 from ..search.events import SearchDone
 from ..games.connect4 import GAME
@@ -24,7 +24,7 @@ class GaAgent(Agent):
                 "given)"),
         SEED,
     )
-    shows = "none"
+    shows = Shows.NONE
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)

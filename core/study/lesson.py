@@ -26,6 +26,7 @@ from ..search.control import Budget
 from ..search.events import TRACE_CAP, TRACE_EVENTS, NodeLeft, Recorder, SearchDone
 from ..search.replay import PHASES, MctsReplay, Replay, TreeReplay, replay_for
 from ..trust import NeedsTrust, Trust, untrusted
+from ..agents.base import Shows
 from ..catalogue import parse_agent
 from ..play.match import parse_side
 
@@ -42,7 +43,7 @@ SEARCH_NAMES = {TreeReplay.kind: "tree", MctsReplay.kind: "MCTS"}
 # ceiling: the work whose every step that recording holds (a tree search's node is
 # entered and left, an MCTS iteration has four phases); beyond it a shared lesson
 # could keep a machine busy for hours.
-EVENTS_PER_UNIT = {"visits": 4}  # else 2: a node entered and left
+EVENTS_PER_UNIT = {Shows.VISITS: 4}  # else 2: a node entered and left
 
 
 class LessonError(PlygroundError):
@@ -451,7 +452,7 @@ def run_search(state, spec: str | bool, scene: Scene) -> ShownSearch:
 def within_ceiling(agent, budget: Budget) -> tuple[Budget, str, int]:
     """`budget` held to the ceiling of the app's step mode (as many nodes, or MCTS
     iterations, as its recording holds), with the unit and the ceiling."""
-    unit = "iterations" if agent.shows == "visits" else "nodes"
+    unit = "iterations" if agent.shows == Shows.VISITS else "nodes"
     ceiling = TRACE_CAP // EVENTS_PER_UNIT.get(agent.shows, 2)
     asked = getattr(budget, unit)
     return replace(budget, **{unit: min(asked or ceiling, ceiling)}), unit, ceiling

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from plyground.core.agents.base import Shows
+from plyground.core.agents.kinds import GreedyAgent, MctsAgent
 from plyground.core.catalogue import AGENT_KINDS, make_agent, parse_agent
+from plyground.core.search.control import Budget
+from plyground.core.study.lesson import within_ceiling
 from plyground.core import BadSetting, IllegalMove, UnknownName, game_entries, get_game
 
 GAME = get_game("connect4")
@@ -97,3 +101,17 @@ def test_every_agent_reports_its_decision_to_the_observer(kind):
     done = make_agent(kind, **settings, **NEEDED.get(kind, {})).decide(
         state, observer=recorder)
     assert recorder.events[-1] == done and isinstance(done, SearchDone)
+
+
+def test_an_agent_from_outside_may_say_how_it_shows_in_plain_words():
+    """`shows` is a Shows, but a plugin that writes it as a plain word is read the
+    same: the step mode's unit, whether there is a search to replay."""
+    class Counted(MctsAgent):
+        shows = "visits"
+
+    class Still(GreedyAgent):
+        shows = "none"
+
+    assert Counted.shows == Shows.VISITS
+    assert within_ceiling(Counted(), Budget())[1] == "iterations"
+    assert Still().replay_plan(Still().decide(GAME.start())) is None

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
+from plyground.core.agents.base import Shows
 from plyground.core.search.events import Info, IterationDone, MctsSnapshot, SearchDone
 from plyground.core.search.mcts import chosen, describe_proven
 from plyground.core.values import Score, proven
@@ -23,8 +24,8 @@ from .live_tree import LiveTree, plural
 from .mcts_view import MctsView, mean_text
 from .step_view import StepView
 
-VIEW_FOR = {"tree": "live-tree", "visits": "mcts-view", "info": "info-view",
-            "none": "no-search"}
+VIEW_FOR = {Shows.TREE: "live-tree", Shows.VISITS: "mcts-view", Shows.INFO: "info-view",
+            Shows.NONE: "no-search"}
 TREE_LEGEND = ("★ the decision · values for the side making the move · ≤ ≥ bounds "
                "from cut-offs · pruned: never searched")
 
