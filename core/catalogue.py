@@ -26,6 +26,7 @@ AGENT_KINDS: dict[str, type[Agent]] = {cls.kind: cls for cls in (
     RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent, SeedAgent,
     PerfectAgent, GaAgent, EngineAgent)}
 DEFAULT_OPPONENT = "mcts"  # the menus' opponent until the user picks another
+HUMAN = "human"  # the side a person plays: no agent kind, offered first in the menus
 _plugins_loaded = False
 
 

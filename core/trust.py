@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from .catalogue import agent_kinds
+from .catalogue import HUMAN, agent_kinds
 from .errors import PlygroundError
-from .play.match import HUMAN
 from .plugins import installed_entry_points, names_a_file, split_plugin_ref
 
 TRUST_OPTION = "--trust-agents"

@@ -20,7 +20,8 @@ from textual.screen import Screen
 from plyground.core import PlygroundError, get_game
 from plyground.core.play.worker import Engine
 from plyground.core.records.history import History
-from plyground.core.play.match import HUMAN, Match
+from plyground.core.catalogue import HUMAN
+from plyground.core.play.match import Match
 from plyground.core.records.record import GameRecord
 from plyground.core.rng import fresh_seed
 from plyground.core.trust import Trust, require_trust, untrusted

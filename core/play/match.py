@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..agents.base import Agent
-from ..catalogue import parse_agent
+from ..catalogue import HUMAN, parse_agent
 from ..game import Game, Move, Outcome, State, Termination, forfeit_reason
 from ..rng import derive_seed
-
-HUMAN = "human"
 
 
 def parse_side(spec: str) -> Agent | None:

@@ -8,11 +8,12 @@ from typing import Annotated, Optional
 import typer
 
 from plyground.core import PlygroundError, parse_game
+from plyground.core.catalogue import HUMAN
 from plyground.core.paths import data_home
 from plyground.core.records.record import load_record
 
 from .options import GameSeed, GameSpec, Position, TrustAgents
-from .sides import HUMAN, side_spec
+from .sides import side_spec
 
 # The first side's option is named after each game's first side (X, Red); so the second.
 # The first side's option is named after each game's first side (X, Red); so the second.

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from plyground.core.agents.base import Agent
 from plyground.core import Game, State
-from plyground.core.catalogue import parse_agent
+from plyground.core.catalogue import HUMAN, parse_agent
 from plyground.core.agents.base import check_plays
 from plyground.core.records.positions import start_state
-
-HUMAN = "human"
 
 
 def is_human(spec: str) -> bool:

@@ -12,11 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
 from plyground.core import Game, PlygroundError, State, game_entries, get_game
-from plyground.core.catalogue import DEFAULT_OPPONENT, agent_kinds
+from plyground.core.catalogue import DEFAULT_OPPONENT, HUMAN, agent_kinds
 from plyground.core.agents.base import check_plays
 from plyground.core.ga.profile import SkippedProfile, saved_profiles
 from plyground.core.game import game_entry
-from plyground.core.play.match import HUMAN, parse_side
+from plyground.core.play.match import parse_side
 from plyground.core.records.positions import start_state
 
 from ..widgets.boards import has_board
