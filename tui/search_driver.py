@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import partial
 
 from plyground.core.agents.base import Shows
@@ -29,11 +30,18 @@ QUICK_NODES = 60_000  # a quicker replay stops at the deepest iteration within t
 QUICK_ITERATIONS = 5_000  # or, for MCTS, replays this many iterations
 
 
+class Purpose(StrEnum):
+    """What the screen started a search for."""
+
+    MOVE = "move"  # its result is played
+    TRACE = "trace"  # only to step through
+
+
 @dataclass
 class SearchRecord:
     """A search the screen started: what for, from where, and what came back."""
 
-    purpose: str  # "move" (its result is played) or "trace" (only to step through)
+    purpose: Purpose
     state: object
     side: int
     agent: object
@@ -102,8 +110,8 @@ class SearchDriver:
         request = SearchRequest(game.id, game.format_position(state), agent.spec,
                                 game.options(), trace=trace)
         search_id = self.engine.submit(request)
-        return self._running(SearchRecord("move", state, state.to_move, agent, search_id,
-                                          started=self.clock()))
+        return self._running(SearchRecord(Purpose.MOVE, state, state.to_move, agent,
+                                          search_id, started=self.clock()))
 
     def start_trace(self, game, plan: TracePlan) -> SearchRecord:
         """Record `plan.agent`'s search of `plan.state` step by step. Every iteration
@@ -116,7 +124,7 @@ class SearchDriver:
                                 target=plan.target)
         search_id = self.engine.submit(request)
         return self._running(SearchRecord(
-            "trace", plan.state, plan.state.to_move, plan.agent, search_id,
+            Purpose.TRACE, plan.state, plan.state.to_move, plan.agent, search_id,
             title=plan.title, decision=plan.decision, expected=plan.expected,
             expected_of=plan.expected_of, target=plan.target, started=self.clock(),
             played=plan.played, note=plan.note))
@@ -146,7 +154,7 @@ class SearchDriver:
         if isinstance(update, EngineStarted):
             self.thinking_since = self.clock()
         elif isinstance(update, EngineEvents):
-            if search.purpose == "trace":
+            if search.purpose == Purpose.TRACE:
                 progress = [e for e in update.events if isinstance(e, TraceProgress)]
                 if progress:
                     search.progress = progress[-1].work
@@ -158,7 +166,7 @@ class SearchDriver:
             self.search = None
             search.result, search.trace, search.truncated = \
                 update.result, update.trace, update.truncated
-            if search.purpose == "trace":
+            if search.purpose == Purpose.TRACE:
                 self.recorded = search
             else:
                 self.last = search
@@ -183,7 +191,7 @@ class SearchDriver:
         answer long after its time (a loop that never checks the clock): its search
         process is stopped, the next search starts a new one. None while all is well."""
         search = self.search
-        if search is None or search.purpose != "move" or not search.agent.external \
+        if search is None or search.purpose != Purpose.MOVE or not search.agent.external \
                 or self.engine.clock == "tick":  # (tests' clock: not real seconds)
             return None
         time_budget = search.agent.budget().time
@@ -205,7 +213,7 @@ class SearchDriver:
         if self.thinking_since is None:
             return f": {PREPARING}"
         seconds = self.clock() - self.thinking_since
-        what = "is thinking" if self.search.purpose == "move" else \
+        what = "is thinking" if self.search.purpose == Purpose.MOVE else \
             "is recording a step-by-step trace"
         return f" {what}… {seconds:.1f} s"
 
@@ -233,7 +241,7 @@ class SearchDriver:
         """A quicker replay of the decision being replayed, or None if there is none
         (no replay of a decision is being recorded, or none would be quicker)."""
         search = self.search
-        if search is None or search.purpose != "trace" or search.decision is None \
+        if search is None or search.purpose != Purpose.TRACE or search.decision is None \
                 or search.expected is None:
             return None
         result = search.decision.result

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from plyground.core.search.replay import replay_for
 
-from ..search_driver import SearchRecord, TracePlan, check_replay
+from ..search_driver import Purpose, SearchRecord, TracePlan, check_replay
 
 CHECK_STYLES = {True: "bold green", False: "bold red", None: "yellow"}  # a replay's check
 
@@ -25,7 +25,7 @@ class GameSteps:
         while it is recorded stops it."""
         screen = self.screen
         if screen.search is not None:
-            if screen.search.purpose == "move":
+            if screen.search.purpose == Purpose.MOVE:
                 screen.refuse("Wait until the search ends (or pause) to step through it.")
                 return
             screen.cancel_search()  # s again: stop recording
