@@ -55,8 +55,24 @@ from .spawn import spawn_context
 FLUSH_INTERVAL = 0.05  # seconds between batches of live events
 
 
+class Request:
+    """What the engine runs in its child: `run` gives the result, its events sent to
+    `observer`. By default no node-level trace is recorded; a search request says
+    whether to record one, how much of it (`trace_cap`, `trace_depth`: one iteration
+    of a tree search) and the work it expects (`target`, for its progress)."""
+
+    trace: bool = False
+    trace_cap: int = 0
+    trace_depth: int | None = None
+    target: int = 0
+
+    def run(self, observer: Callable[[Any], None], stop: StopFlag,
+            clock: Callable[[], float]) -> Any:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class SearchRequest:
+class SearchRequest(Request):
     game_id: str
     position: str
     agent: str  # an agent spec, e.g. "mcts:iterations=3000,seed=1"
@@ -89,15 +105,13 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
-class AnalysisRequest:
+class AnalysisRequest(Request):
     """Every move's exact value in a position (the game's declared analysis), reported
     as it comes."""
 
     game_id: str
     position: str
     game_options: dict = field(default_factory=dict)
-    trace = False  # no node-level trace: the solver is a kernel
-    trace_cap = 0
 
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the analysis, its values so far streamed as progress."""
@@ -107,7 +121,7 @@ class AnalysisRequest:
 
 
 @dataclass(frozen=True)
-class ReviewRequest:
+class ReviewRequest(Request):
     """A review of a line of moves from a position (core/study/review.py): a `Review`, its
     progress streamed as `ReviewProgress` events. Cancelling stops it after the
     position being analysed."""
@@ -117,8 +131,6 @@ class ReviewRequest:
     moves: tuple[str, ...]  # in the game's notation
     game_options: dict = field(default_factory=dict)
     agent: str | None = None  # the analyser (None: the game's own plan)
-    trace = False
-    trace_cap = 0
 
     def run(self, observer, stop: StopFlag, clock):
         """In the child: the review (a `Review`)."""
@@ -242,13 +254,13 @@ class _Streamer:
     """The child's observer: batches live events, records the trace (capped), and
     while it records, reports its progress with each batch."""
 
-    def __init__(self, conn, search_id: int, request) -> None:
+    def __init__(self, conn, search_id: int, request: Request) -> None:
         self.conn = conn
         self.search_id = search_id
         self.trace = request.trace
-        self.target = getattr(request, "target", 0)  # only a search request has these
+        self.target = request.target
         self.recorder = Recorder(trace=True, cap=request.trace_cap,
-                                 depth=getattr(request, "trace_depth", None))
+                                 depth=request.trace_depth)
         self.pending: list = []
         self.lock = threading.Lock()
         self.done = threading.Event()
@@ -453,7 +465,7 @@ class Engine:
 
     # searching
 
-    def submit(self, request: SearchRequest | AnalysisRequest) -> int:
+    def submit(self, request: Request) -> int:
         """Start a search (cancelling any running one); returns its id."""
         with self._lock:
             if self.active is not None:
@@ -511,7 +523,7 @@ class Engine:
             self.listener(EngineFailed(
                 lost, f"the search process stopped unexpectedly (exit code {code})"))
 
-    def run(self, request: SearchRequest | AnalysisRequest,
+    def run(self, request: Request,
             on_events: Callable[[list], None] | None = None) -> EngineDone:
         """Search and wait (for the CLI and tests; needs the default listener). The
         child's warnings go to stderr."""

@@ -15,7 +15,7 @@ from plyground.core import get_game
 from plyground.core.catalogue import make_agent
 
 from plyground.core.play.worker import (Engine, EngineDone, EngineError, EngineFailed,
-                                        EngineWarning, SearchRequest)
+                                        EngineWarning, Request, SearchRequest)
 from plyground.core.search.events import (IterationDone, MctsSnapshot, NodeEntered,
                                           NodeResult, SearchDone)
 
@@ -94,7 +94,7 @@ def test_cancel_stops_a_long_search_and_reports_nothing_for_it():
 
 
 @dataclass(frozen=True)
-class SlowRequest:
+class SlowRequest(Request):
     """A request that runs `seconds` and returns `name`: `deaf` ones do not look at
     the stop flag (a kernel between two checks), the others stop when it is set. It
     says when it starts in the file `started`."""
@@ -103,8 +103,6 @@ class SlowRequest:
     seconds: float
     started: str
     deaf: bool = False
-    trace = False
-    trace_cap = 0
 
     def run(self, observer, stop, clock) -> SearchDone:
         with open(self.started, "a") as log:
@@ -151,11 +149,8 @@ def test_a_killed_search_process_is_reported_and_replaced():
 
 
 @dataclass(frozen=True)
-class WarningRequest:
+class WarningRequest(Request):
     """A request whose run warns, as the solver does when its opening book is bad."""
-
-    trace = False
-    trace_cap = 0
 
     def run(self, observer, stop, clock) -> SearchDone:
         warnings.warn("the opening book is unusable")

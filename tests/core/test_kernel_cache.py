@@ -14,7 +14,7 @@ from pathlib import Path
 
 from plyground.core import get_game
 from plyground.core.play.worker import (Engine, EngineDone, EngineEvents, EngineStarted,
-                                        SearchRequest)
+                                        Request, SearchRequest)
 from plyground.core.search.events import SearchDone
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,11 +94,8 @@ def test_a_new_process_loads_every_kernel_from_the_cache_and_no_search_compiles_
 
 
 @dataclass(frozen=True)
-class Preparing:
+class Preparing(Request):
     """A request that prepares (an event), starts its clock, then searches (an event)."""
-
-    trace = False
-    trace_cap = 0
 
     def run(self, observer, stop, clock) -> SearchDone:
         observer("preparing")
