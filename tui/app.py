@@ -45,6 +45,18 @@ class ServedLimits:
     save_dir: Path | None = None
 
 
+@dataclass(frozen=True)
+class StartWith:
+    """What the command line asks the app to open first: a game with its sides, at a
+    position, with its variant options; without a game or sides, the setup screen (at
+    that position, for that game)."""
+
+    game_id: str | None
+    sides: tuple[str, str] | None
+    position: str | None
+    options: dict
+
+
 # Set by the root command's hidden options when `plyground serve` started this process:
 # every app it creates is then served (`lesson run` creates its own, too).
 SERVED: ServedLimits | None = None
@@ -78,7 +90,7 @@ class PlygroundApp(App):
         self.trust_agents = trust_agents
         self.served = served
         self.lesson = lesson  # (Lesson, its slides) to present (`lesson run`)
-        self.start_with = (game_id, sides, position, options or {})
+        self.start_with = StartWith(game_id, sides, position, options or {})
         self.record = record  # a game record to open (`play --load`)
         self.seed = seed  # the games' seed (`play --seed`); None: each game draws one
         self.clock = clock
@@ -120,10 +132,11 @@ class PlygroundApp(App):
         if self.record is not None:
             self.open_record(self.record)
             return
-        game_id, sides, position, options = self.start_with
+        start = self.start_with
+        game_id, sides, options = start.game_id, start.sides, start.options
         if game_id is not None and sides is not None:
             try:
-                self.start_match(game_id, sides, position, options, self.seed)
+                self.start_match(game_id, sides, start.position, options, self.seed)
                 return
             except PlygroundError as error:  # the CLI checks first; say it all the same
                 self.notify(str(error), title="Cannot start that game", severity="error",

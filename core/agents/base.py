@@ -117,6 +117,9 @@ class Agent:
     description: str = ""
     settings_spec: tuple[Setting, ...] = ()
     main_setting: str | None = None
+    # the seconds a move takes when no setting limits it (None: a kind with no clock
+    # of its own); the setup screen shows it in an empty time box
+    DEFAULT_TIME: float | None = None
     shows: Shows = Shows.TREE  # how the inspector shows its search
     # the ids of the games it can play (None: every game; `plays` may decide instead)
     games: tuple[str, ...] | None = None

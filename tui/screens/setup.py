@@ -235,7 +235,7 @@ class SideRow(Horizontal):
             box.value = self.typed.get(kind, "" if setting.default is None
                                        else str(setting.default))
         agent = agent_of(kind)
-        default = getattr(agent, "DEFAULT_TIME", None) if setting.default is None and \
+        default = agent.DEFAULT_TIME if setting.default is None and \
             setting.name == "time" else setting.default
         box.placeholder = str(default)
         help_text.update(f"{agent.description}\n{setting.name}: {setting.help}")
@@ -324,8 +324,8 @@ class SetupScreen(Screen):
     def on_mount(self) -> None:
         position = self.position
         if position is None:  # a setup screen the app opens: `play GAME --position P`
-            game_id, _, launched, _ = getattr(self.app, "start_with", (None,) * 4)
-            position = launched if game_id == self.game_id else None
+            launched = self.app.start_with
+            position = launched.position if launched.game_id == self.game_id else None
         self.positions[self.game_id] = position or ""
         self.show_variants(self.options)
         self.show_position()
