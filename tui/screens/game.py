@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from plyground.core.connect4.analysis import can_analyse
 from plyground.core.play.worker import EngineWarning
@@ -32,21 +31,19 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.move_list import MoveList
 from ..widgets.review_panel import ReviewPanel
 from ..widgets.value_graph import ValueGraph
+from . import game_keys
 from .game_analysis import GameAnalysis
+from .game_end import GameEnd
 from .game_history import GameHistory
+from .game_pace import GamePace
 from .game_review import GameReview
 from .game_search import GameSearch
+from .game_sizing import GameSizing
+from .game_status import GameStatus
 from .game_steps import GameSteps
 from .game_walk import GameWalk
 from .help import game_help, keys_text
-from .opponent import OpponentScreen
-from .result import ResultScreen, sentence
 
-LARGE_BOARD_HEIGHT = 40  # terminal rows from which the board is drawn at full size,
-LARGE_BOARD_WIDTH = 100  # if it has as many columns (else the inspector is too narrow)
-
-
-WIDE_FOOTER = 120  # columns from which the footer spaces its keys and shows ^p
 # Terminal rows below which the left column is packed, so that the move list keeps
 # room beside a 7 x 7 board at 80 x 24: the status takes two rows and leaves out the
 # keys the footer lists, and the move list keeps only its top border, with its title.
@@ -66,42 +63,7 @@ class GameScreen(Screen):
     GameScreen.-short MoveList:focus { border-top: round $accent; }
     GameScreen #inspector { width: 1fr; }
     """
-    # The footer shows these in this order; when they do not fit, it shortens their
-    # labels, then leaves out FOOTER_SPARE's keys, the first first (the help screen,
-    # ?, lists every key).
-    BINDINGS = [
-        Binding("u", "undo", "Undo"),
-        Binding("n", "new_game", "New game"),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "quit", "Quit"),
-        Binding("s", "step_through", "Step through search"),
-        Binding("h", "hint", "Hint"),
-        Binding("p", "pause", "Pause"),
-        Binding("full_stop", "step_move", "Next move"),
-        Binding("i", "focus_inspector", "Inspect"),
-        Binding("a", "toggle_analysis", "Analysis"),
-        Binding("o", "another_opponent", "Other player"),
-        Binding("e", "review", "Review"),
-        Binding("w", "save", "Save"),
-        Binding("d", "quick_replay", "Quicker replay"),
-        Binding("escape", "setup", "Setup"),
-        # t, r, [, ], {, }, l and g stay out of the footer, which is full (the help screen
-        # lists them, and the status line names r when a search failed)
-        Binding("t", "toggle_trace", "Trace", show=False),
-        Binding("r", "retry", "Retry", show=False),
-        Binding("left_square_bracket", "walk(-1)", "Back", show=False),
-        Binding("right_square_bracket", "walk(1)", "Forward", show=False),
-        Binding("left_curly_bracket", "choose(-1)", "At a branch: the move above",
-                show=False),
-        Binding("right_curly_bracket", "choose(1)", "At a branch: the move below",
-                show=False),
-        Binding("l", "live", "Live game", show=False),
-        Binding("g", "games", "Games", show=False),
-    ]
-    # The keys a narrow footer leaves out, the least needed first (Quit: ctrl+q too);
-    # Review, Save, Setup and the board's keys are never left out.
-    FOOTER_SPARE = ("quit", "quick_replay", "toggle_analysis", "hint", "focus_inspector",
-                    "new_game", "undo", "step_through", "step_move")
+    BINDINGS, FOOTER_SPARE = game_keys.BINDINGS, game_keys.FOOTER_SPARE
 
     def __init__(self, match: Match, move_delay: float = 0.6,
                  tree: GameTree | None = None, history_id: int | None = None) -> None:
@@ -122,6 +84,10 @@ class GameScreen(Screen):
         self.searching = GameSearch(self)
         self.steps = GameSteps(self)
         self.history = GameHistory(self, history_id)
+        self.status = GameStatus(self)  # the players' bar and the turn's status line
+        self.end = GameEnd(self)
+        self.pace = GamePace(self)  # two agents' game: pause, one move
+        self.sizing = GameSizing(self)
 
     @property
     def search(self) -> SearchRecord | None:
@@ -185,55 +151,17 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.app.engine.warm(self.match.game.id)
         self.set_interval(0.25, self.searching.refresh)
-        self.fit_board()
+        self.sizing.fit_board()
         self.board.focus()
         self.start_game()
 
     def on_resize(self) -> None:
-        self.fit_board()
-        # a narrow footer packs its keys and leaves the palette's to ctrl+p alone
-        footer = self.query_one(Footer)
-        footer.compact = self.app.size.width < WIDE_FOOTER
-        footer.show_command_palette = self.app.size.width >= WIDE_FOOTER
-        self.call_after_refresh(footer.fit)  # (its keys' widths change with compact)
+        self.sizing.fit_board()
+        self.sizing.fit_footer()
 
     @property
     def short(self) -> bool:
         return self.app.size.height < SHORT_SCREEN
-
-    def fit_board(self) -> None:
-        if self.short != self.has_class("-short"):
-            self.set_class(self.short, "-short")
-            if self.match.agent_to_move() is None or self.paused:
-                self.show_turn()  # the key hint, or the paused line, fits the room
-        large = (self.app.size.height >= LARGE_BOARD_HEIGHT
-                 and self.app.size.width >= LARGE_BOARD_WIDTH)
-        self.board.set_large(large)
-        if self.has_analysis:
-            self.query_one(AnalysisPanel).set_cell_width(self.board.cell_width)
-        self.query_one("#left").styles.width = 48 if large else 41
-        self.review.panel.set_class(not large, "small")
-        self.review.panel.mark(self.viewing or self.live, self.viewing is None)
-
-    def player_name(self, side: int) -> str:
-        agent = self.match.agents[side]
-        if agent is not None:
-            return agent.label
-        humans = sum(self.match.is_human(s) for s in (0, 1))
-        return "You" if humans == 1 else "Human"
-
-    def refresh_players(self) -> None:
-        game = self.match.game
-        sides = "   ".join(f"{game.side_labels[s]}: {self.player_name(s)}" for s in (0, 1))
-        flags = [flag for flag, on in (("paused", self.paused and self.match.watching),
-                                       ("trace on", self.trace_mode)) if on]
-        text = Text(f"{game.title}   ", style="bold")
-        text.append(sides)
-        if self.match.seed is not None:  # to replay the game: play --seed, or Seed
-            text.append(f"   seed {self.match.seed}", style="dim")
-        if flags:
-            text.append("   [" + ", ".join(flags) + "]", style="bold")
-        self.query_one("#players", Static).update(text, layout=False)
 
     # --- the flow of the game ------------------------------------------------------
 
@@ -251,11 +179,11 @@ class GameScreen(Screen):
         if self.viewing is None:
             self.board.show(self.match.state, animate=animate)
         self.refresh_moves()
-        self.refresh_players()
+        self.status.refresh_players()
         self.show_turn()
         self.analysis.analyse()
         if self.match.outcome is not None:
-            self.later(self.move_delay if animate else 0, self.show_result)
+            self.later(self.move_delay if animate else 0, self.end.show_result)
         elif self.match.agent_to_move() is not None and not self.paused \
                 and self.failed is None:
             self.later(self.move_delay if animate and self.match.watching else 0,
@@ -276,35 +204,8 @@ class GameScreen(Screen):
         self.review.panel.mark(self.viewing or self.live, self.viewing is None)
 
     def show_turn(self) -> None:
-        """The status line and the board's cursor for the current position."""
-        if self.viewing is not None:
-            self.walk.show_status()
-            return
-        outcome = self.match.outcome
-        agent = self.match.agent_to_move()
-        self.board.set_interactive(outcome is None and agent is None)
-        side = self.side_label()
-        if self.failed is not None:
-            self.set_status(f"The search failed: {self.failed}  The game is unchanged: "
-                            "r tries again.", error=True)
-        elif self.match.forfeit is not None:
-            self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
-                            f"{sentence(outcome.reason)}  o: another player for that "
-                            "side, and go on · n: new game · Esc: setup", error=True)
-        elif outcome is not None:
-            self.set_status(f"{self.match.game.describe_outcome(outcome)}: "
-                            f"{sentence(outcome.reason)}  n: new game · u: undo · Esc: "
-                            "setup")
-        elif agent is None:
-            yours = "" if self.match.is_human(1 - self.match.state.to_move) else \
-                " — your turn"
-            hint = "" if self.short else f": {self.board.hint}"  # short: the footer's
-            self.set_status(f"{side} to move{yours}{hint}")
-        elif self.paused:  # a short screen's two lines: the players' bar names the agent
-            who = side if self.short else f"{side} ({agent.label})"
-            self.set_status(f"Paused. {who} is next: press . for one move, p to resume.")
-        else:
-            self.set_status(f"{side} ({agent.label}) is about to move…")
+        """The status line and the board's cursor for the position shown."""
+        self.status.show_turn()
 
     def side_label(self, side: int | None = None) -> str:
         side = self.match.state.to_move if side is None else side
@@ -338,26 +239,6 @@ class GameScreen(Screen):
         status = self.query_one("#status", Static)
         status.update(Text(message), layout=False)  # fixed height: no relayout
         status.set_class(error, "error")
-
-    def show_result(self) -> None:
-        self.timer = None
-        outcome = self.match.outcome
-        if outcome is None or isinstance(self.app.screen, ResultScreen):
-            return
-        self.keep_in_history()
-        self.app.engine.release_agents()
-        self.app.push_screen(ResultScreen(self.match.game.describe_outcome(outcome),
-                                          outcome.reason,
-                                          replace=self.match.forfeit is not None),
-                             self.result_chosen)
-
-    def result_chosen(self, choice: str | None) -> None:
-        if choice == "replace":
-            self.action_another_opponent()
-        elif choice == "again":
-            self.action_new_game()
-        elif choice == "setup":
-            self.action_setup()
 
     # --- searching -----------------------------------------------------------------
 
@@ -480,16 +361,7 @@ class GameScreen(Screen):
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters) -> bool | None:
-        """Show only the keys that mean something now (None = shown but disabled)."""
-        if action in ("pause", "step_move"):
-            return self.match.watching  # (hidden when a human plays: room for the rest)
-        if action == "another_opponent":
-            return self.match.forfeit is not None
-        if action == "toggle_analysis":
-            return self.has_analysis  # only Connect 4 has one
-        if action == "quick_replay":
-            return self.driver.quick_plan() is not None
-        return True
+        return game_keys.key_applies(self, action)
 
     def action_undo(self) -> None:
         self.walk.leave()
@@ -515,51 +387,17 @@ class GameScreen(Screen):
         self.start_game()
 
     def action_pause(self) -> None:
-        if not self.match.watching:
-            self.refuse("Pause is for watching two agents play.")
-            return
-        self.paused = not self.paused
-        if self.paused:
-            self.cancel_timer()
-            self.refresh_players()
-            if self.search is None:
-                self.after_move(animate=False)
-        elif self.search is None:
-            self.after_move(animate=False)
-        else:
-            self.refresh_players()
+        self.pace.pause()
 
     def action_step_move(self) -> None:
-        if not self.match.watching:
-            self.refuse("Stepping move by move is for watching two agents play.")
-            return
-        self.paused = True
-        self.refresh_players()
-        if self.search is None and self.match.outcome is None:
-            self.searching.start()
+        self.pace.step_move()
 
     def action_help(self) -> None:
         """The game's rules, the keys that act now and the inspector's symbols."""
         self.app.push_screen(game_help(self.match.game, keys_text(self)))
 
     def action_another_opponent(self) -> None:
-        """After a forfeit: pick who plays the side that forfeited, and go on."""
-        forfeit = self.match.forfeit
-        if forfeit is None:
-            return
-        side = 1 - forfeit.winner
-
-        def chosen(spec: str | None) -> None:
-            if spec is None:
-                return
-            self.match.replace_side(side, spec)
-            agent = self.match.agents[side]
-            self.tell(f"{self.side_label(side)} is now played by "
-                      f"{'a human' if agent is None else agent.label}.")
-            self.refresh_bindings()
-            self.after_move(animate=False)
-
-        self.app.push_screen(OpponentScreen(self.match.game, side), chosen)
+        self.end.another_opponent()
 
     def action_retry(self) -> None:
         if self.failed is None:
@@ -570,7 +408,7 @@ class GameScreen(Screen):
 
     def action_toggle_trace(self) -> None:
         self.trace_mode = not self.trace_mode
-        self.refresh_players()
+        self.status.refresh_players()
         self.tell("Trace on: searches run in Python and record every step (slower)."
                   if self.trace_mode else "Trace off: searches run at full speed.")
 
@@ -592,11 +430,7 @@ class GameScreen(Screen):
         self.board.focus()
 
     def action_setup(self) -> None:
-        self.keep_in_history(left=True)
-        self.cancel_search()
-        self.app.engine.release_agents()
-        self.analysis.stop()
-        self.review.stop()
+        self.leave_for_another_game()
         self.app.show_setup(self.match)
 
     async def action_quit(self) -> None:

@@ -1,0 +1,72 @@
+"""What the game screen says of the game: the players' bar above the board (who plays
+which side, the seed that replays the game, paused and trace flags) and the status line
+for the position shown (whose turn, the outcome, a failed search, a pause). A component
+the screen holds (`screen.status`); the status line itself is the screen's set_status.
+"""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from .result import sentence
+
+
+class GameStatus:
+    """The players' bar and the turn's status line of one game screen."""
+
+    def __init__(self, screen) -> None:
+        self.screen = screen
+
+    def player_name(self, side: int) -> str:
+        match = self.screen.match
+        agent = match.agents[side]
+        if agent is not None:
+            return agent.label
+        humans = sum(match.is_human(s) for s in (0, 1))
+        return "You" if humans == 1 else "Human"
+
+    def refresh_players(self) -> None:
+        screen = self.screen
+        match, game = screen.match, screen.match.game
+        sides = "   ".join(f"{game.side_labels[s]}: {self.player_name(s)}" for s in (0, 1))
+        flags = [flag for flag, on in (("paused", screen.paused and match.watching),
+                                       ("trace on", screen.trace_mode)) if on]
+        text = Text(f"{game.title}   ", style="bold")
+        text.append(sides)
+        if match.seed is not None:  # to replay the game: play --seed, or Seed
+            text.append(f"   seed {match.seed}", style="dim")
+        if flags:
+            text.append("   [" + ", ".join(flags) + "]", style="bold")
+        screen.query_one("#players", Static).update(text, layout=False)
+
+    def show_turn(self) -> None:
+        """The status line and the board's cursor for the current position."""
+        screen = self.screen
+        if screen.viewing is not None:
+            screen.walk.show_status()
+            return
+        match = screen.match
+        outcome = match.outcome
+        agent = match.agent_to_move()
+        screen.board.set_interactive(outcome is None and agent is None)
+        side = screen.side_label()
+        if screen.failed is not None:
+            screen.set_status(f"The search failed: {screen.failed}  The game is unchanged: "
+                              "r tries again.", error=True)
+        elif match.forfeit is not None:
+            screen.set_status(f"{match.game.describe_outcome(outcome)}: "
+                              f"{sentence(outcome.reason)}  o: another player for that "
+                              "side, and go on · n: new game · Esc: setup", error=True)
+        elif outcome is not None:
+            screen.set_status(f"{match.game.describe_outcome(outcome)}: "
+                              f"{sentence(outcome.reason)}  n: new game · u: undo · Esc: "
+                              "setup")
+        elif agent is None:
+            yours = "" if match.is_human(1 - match.state.to_move) else " — your turn"
+            hint = "" if screen.short else f": {screen.board.hint}"  # short: the footer's
+            screen.set_status(f"{side} to move{yours}{hint}")
+        elif screen.paused:  # a short screen's two lines: the players' bar names the agent
+            who = side if screen.short else f"{side} ({agent.label})"
+            screen.set_status(f"Paused. {who} is next: press . for one move, p to resume.")
+        else:
+            screen.set_status(f"{side} ({agent.label}) is about to move…")
