@@ -86,6 +86,7 @@ class CephalopodBoard(BoardWidget):
         """Open, change or close (cell None) the capture choice, and say so."""
         self.choosing, self.chosen = cell, chosen
         self.post_message(self.Prompt(self.prompt()))
+        self.refresh_bindings()  # Esc is the choice's while it is open (check_action)
         self.refresh()
 
     def show(self, state: CephalopodState, animate: bool = False) -> None:
