@@ -21,6 +21,7 @@ inspector while it decides.
 """
 from __future__ import annotations
 
+import random
 from typing import Any, Sequence
 
 from .base import MEM, SEED, Agent, Setting, Shows
@@ -87,8 +88,6 @@ class BotAgent(Agent):
         return Budget(time=self.settings["time"])
 
     def search(self, state, budget, observer, control, exact_root):
-        import random
-
         bot = self.bot_class()
         for name in self.bot_class.settings:
             setattr(bot, name, self.settings[name])

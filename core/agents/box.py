@@ -91,7 +91,7 @@ def end_with_parent(parent: int, number: int) -> None:
     comes when the parent's thread that started this process ends: ask only for a
     process started by a main thread."""
     try:
-        import ctypes
+        import ctypes  # libc's prctl, on Linux only: other paths never load it
 
         ctypes.CDLL(None, use_errno=True).prctl(1, number)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

@@ -71,7 +71,7 @@ def boxed(memory: int):
     prctl = None
     if threading.current_thread() is threading.main_thread():
         try:
-            import ctypes
+            import ctypes  # libc's prctl, on Linux only: other paths never load it
 
             prctl = ctypes.CDLL(None, use_errno=True).prctl
         except (OSError, AttributeError):

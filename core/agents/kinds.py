@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from ..fast import mcts_tree_factory, tree_backend
 from ..rng import derive_seed
 from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget
@@ -85,8 +86,6 @@ class AlphaBetaAgent(Agent):
         return f"{self.title} ({self.DEFAULT_TIME:g}s)"
 
     def search(self, state, budget, observer, control, exact_root):
-        from ..fast import tree_backend
-
         backend = tree_backend(state.game) if self.evaluate is None else None
         return alphabeta_search(state.game, state, budget, observer, control,
                                 backend=backend, exact_root=exact_root,
@@ -158,8 +157,6 @@ class MctsAgent(Agent):
         """Whether it searches `game` with the solver: as told, else where the game's
         MCTS kernel has the solver variant (without one it would search in Python) and
         the agent has no playout policy of its own."""
-        from ..fast import mcts_tree_factory
-
         if self.settings["uct"] is not None:
             return self.settings["uct"] == "solver"
         if self.playout is not None:
@@ -168,8 +165,6 @@ class MctsAgent(Agent):
         return tree is not None and tree.solves
 
     def search(self, state, budget, observer, control, exact_root):
-        from ..fast import mcts_tree_factory
-
         seed = derive_seed(self.settings["seed"], state.key())
         fast_tree = mcts_tree_factory(state.game)
         solver = self.solves(state.game)

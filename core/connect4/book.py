@@ -23,6 +23,7 @@ run again goes on where it stopped. The book's `built` field says how long it to
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import queue
@@ -208,9 +209,9 @@ class Lanes:
     releases the GIL, so the threads use as many cores."""
 
     def __init__(self, jobs: int) -> None:
-        import numpy as np
+        import numpy as np  # numpy: only building the book needs it, reading it does not
 
-        from ..fast import c4solver
+        from ..fast import c4solver  # numba: likewise, only building the book solves
 
         self.kernel = c4solver
         self.solver = c4solver.Solver()
@@ -361,8 +362,6 @@ def interrupted(out: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(description="Build the Connect 4 opening book.")
     parser.add_argument("depth", type=int, help="every position with at most this "
                         "many stones")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 
+from ..fast import tree_backend
 from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget, SearchControl
 from ..search.events import MoveValue, SearchDone
@@ -40,13 +42,16 @@ def value_of(score: int, ply: int) -> int:
     return WIN - won_at if score > 0 else -(WIN - won_at)
 
 
-def shared_solver():
-    """This process's solver: its table (128 MB) is made once and kept, its bounds
-    serving every later position. Use it under `_lock`."""
+@contextmanager
+def solving():
+    """This process's solver, for one search at a time (`with solving() as solver:`
+    waits for the one under way): its table (128 MB) is made once and kept, its bounds
+    serving every later position."""
     global _solver
-    if _solver is None:
-        _solver = new_solver()
-    return _solver
+    with _lock:
+        if _solver is None:
+            _solver = new_solver()
+        yield _solver
 
 
 def new_solver():
@@ -60,11 +65,11 @@ def warm_up() -> None:
     """Make the process's solver and compile its kernels (or load them from numba's
     cache), so that the first move does not wait for them."""
     global _compiled
-    from ..fast import c4solver
+    from ..fast import c4solver  # numba: loaded when a solve is asked for
 
-    with _lock:
+    with solving() as solver:
         if not _compiled:
-            c4solver.warm_up(shared_solver())
+            c4solver.warm_up(solver)
             _compiled = True
 
 
@@ -79,7 +84,7 @@ def exact_decision(state, scores: dict[int, int], work: int, elapsed: float,
     """The decision from the columns' solver scores (some at least): the best-scoring
     column (the fastest win, the slowest loss; ties to the centre), and every scored
     column's value."""
-    from ..fast.c4solver import CELLS, ORDER
+    from ..fast.c4solver import CELLS, ORDER  # numba: loaded when a solve is asked for
 
     best = max((int(column) for column in ORDER if int(column) in scores),
                key=scores.__getitem__)  # max keeps the first of a tie
@@ -92,14 +97,13 @@ def solved_decision(state, control: SearchControl) -> SearchDone | None:
     """The best-scoring move (the fastest win, the slowest loss; ties to the centre)
     with every column's exact value, or None if the solve would not end in half the
     time left (the other half is Alpha-Beta's)."""
-    from ..fast.c4solver import INVALID
+    from ..fast.c4solver import INVALID  # numba: loaded when a solve is asked for
 
     warm_up()  # at once if the agent was prepared; never timed as solving
     left = control.time_left()
     rate = _timed[1] / _timed[0] if _timed[0] > 0.05 else RATE_GUESS
     limit = None if left is None else max(1, int(left / 2 * rate))
-    with _lock:
-        solver = shared_solver()
+    with solving() as solver:
         started, nodes = time.perf_counter(), solver.nodes
         scores = solver.analyze(state, nodes=limit)
         nodes = solver.nodes - nodes
@@ -116,8 +120,6 @@ def perfect_search(state, budget: Budget, observer, control: SearchControl,
     done = solved_decision(state, control)
     if done is not None:
         return done
-    from ..fast import tree_backend
-
     fallback = alphabeta_search(state.game, state, budget, observer, control,
                                 backend=tree_backend(state.game), exact_root=exact_root)
     note = ESTIMATE_NOTE + (f"; {fallback.note}" if fallback.note else "")

@@ -40,6 +40,7 @@ from ..agents.box import (DEFAULT_MEMORY, caused_by_memory, end_group, end_with_
                           exited, limit_memory, memory_fault, wait_for_exit)
 from ..agents.engine_process import STOP_SECONDS
 from ..agents.external import EngineAgent, end_all_groups
+from ..fast import warm_up
 from ..game import State, parse_game
 from ..search.control import Budget, SearchControl, SearchStopped, StopFlag
 from ..search.events import SearchDone
@@ -163,8 +164,6 @@ def serve(connection: Connection, memory: int | None = None,
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
     Bot or an engine: a Bot searches in its own code, and loading them would cost every
     bot's process half a second."""
-    from ..fast import warm_up
-
     os.setsid()  # a group of its own, killed with it; no terminal to stop it
     signal.signal(signal.SIGTERM, end_engines)
     if parent is not None:

@@ -47,7 +47,7 @@ class StopFlag:
         return self.view[0] != 0
 
     def array(self):
-        import numpy as np
+        import numpy as np  # numpy: for a kernel's stop flag, off the app's path
 
         return np.frombuffer(self.buffer, dtype=np.int64, count=1)
 

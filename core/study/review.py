@@ -59,6 +59,7 @@ from typing import Callable
 from ..agents.base import Agent, check_plays
 from ..errors import BadSetting
 from ..catalogue import parse_agent
+from ..fast import warm_up
 from ..game import Game, Move, State, load_ref
 from ..search.events import SearchDone
 from ..values import Bound, Scale, Score, is_decisive, proven, terminal_value
@@ -306,8 +307,7 @@ def solver_review(states: list[State], moves: list[Move],
                       if state.outcome() is None]
     scores: dict[int, int] = {}
     played: dict[int, int] = {}  # each move's score for the side that played it
-    with exact_solver._lock:
-        solver = exact_solver.shared_solver()
+    with exact_solver.solving() as solver:
         for done, index in enumerate(reversed(open_positions), start=1):
             state = states[index]
             if index < len(moves):
@@ -342,7 +342,7 @@ def candidates(solver, state: State, played: int) -> list[int]:
     """The columns that may keep `state`'s score, other than `played`: first the one
     the solver's table says proved a lower bound there last (often the best move),
     then the centre columns first."""
-    from ..fast import c4solver
+    from ..fast import c4solver  # numba: only an exact review loads the solver
 
     position, mask, _ = c4solver.kernel_position(state)
     entry = int(c4solver.probe(solver.table, position + mask))
@@ -355,7 +355,7 @@ def at_most(solver, state: State, score: int) -> bool:
     """Whether `state`, a game still open, scores `score` or less: its book score, a
     win at once, or one null-window search (a few times faster than a whole solve,
     which narrows the score with several)."""
-    from ..fast import c4solver
+    from ..fast import c4solver  # numba: only an exact review loads the solver
 
     known = solver.book.score(state) if solver.book is not None else None
     if known is not None:
@@ -487,8 +487,6 @@ def review(source, agent: str | Agent | None = None,
 
 def chooser(game: Game, agent: Agent | None) -> tuple[Callable[[State], Agent], str]:
     """Which agent analyses each position, and how the review names it."""
-    from ..fast import warm_up
-
     warm_up(game.id)
     if agent is not None:
         agent.prepare()
