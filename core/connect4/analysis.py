@@ -14,7 +14,7 @@ passes a cancel on at once. In order:
    releases the GIL), the columns an estimate found decided first (quick to prove),
    then the centre ones.
 
-The solver's table is kept between positions (`solver.shared_solver`); its kernel and
+The solver's table is kept between positions (`solver.solving`); its kernel and
 Alpha-Beta's are compiled, or loaded from numba's cache, when first used, which is why
 reporting starts before any of that, and why the first analysis of a process goes on
 loading them in the background once it is done (`preload`).
@@ -55,8 +55,8 @@ def quick_score(state) -> tuple[int, str] | None:
     if score is not None:
         return score, BOOK
     exact_solver.warm_up()
-    with exact_solver._lock:
-        score = exact_solver.shared_solver().solve(state, nodes=QUICK_NODES)
+    with exact_solver.solving() as solver:
+        score = solver.solve(state, nodes=QUICK_NODES)
     return None if score is None else (score, SOLVER)
 
 
@@ -100,8 +100,8 @@ def preload(state) -> None:
     def load() -> None:
         late = state.game.parse_position(WARM_POSITION)
         estimates(late, SearchControl(Budget()))
-        with exact_solver._lock:
-            exact_solver.shared_solver().solve(late)
+        with exact_solver.solving() as solver:
+            solver.solve(late)
 
     if not _preloaded:
         _preloaded.append(threading.Thread(target=load, name="plyground-preload",
@@ -161,8 +161,7 @@ class ColumnAnalysis:
         found = estimates(self.state, control)
         with self.lock:
             self.estimated = found
-        with exact_solver._lock:
-            solver = exact_solver.shared_solver()
+        with exact_solver.solving() as solver:
             self.first_node, self.solver = solver.nodes, solver
             for column in self.unsolved():
                 if control.stop.is_set():

@@ -48,8 +48,8 @@ def test_a_position_the_book_knows_is_lost_says_so_before_the_heuristic_guess():
     from plyground.core.connect4 import solver as perfect
 
     state = GAME.parse_position("4453")
-    with perfect._lock:
-        score = perfect.shared_solver().solve(state)
+    with perfect.solving() as solver:
+        score = solver.solve(state)
     report, lines = analyze("4453")
     assert score < 0
     assert report["exact"]["result"] == "loss"
