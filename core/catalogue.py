@@ -10,7 +10,7 @@ from __future__ import annotations
 import copyreg
 from typing import Any
 
-from .agents.base import Agent, split_settings, unknown_setting_message
+from .agents.base import Agent, name_values, split_settings, unknown_setting_message
 from .agents.bot import Bot, bot_agent_class
 from .agents.external import EngineAgent
 from .agents.kinds import (AlphaBetaAgent, GreedyAgent, MctsAgent, MinimaxAgent,
@@ -77,18 +77,16 @@ def parse_agent(text: str) -> Agent:
         if cls is None:
             make_agent(kind)  # raises the unknown-agent error
     known = {s.name: s for s in cls.settings_spec}
-    settings: dict[str, Any] = {}
-    for item in split_settings(rest):
-        name, equals, value = item.partition("=")
-        name = name.strip()
-        if not equals:
-            raise BadSetting(f"{kind}: setting {item!r} needs a value, as in name=value")
+
+    def setting(name: str, text: str) -> Any:
         if name not in known:
             raise BadSetting(unknown_setting_message(kind, name, known))
-        if name in settings:
-            raise BadSetting(f"{kind}: {name} is given twice")
-        settings[name] = known[name].parse(kind, value.strip())
-    return cls(**settings)
+        return known[name].parse(kind, text)
+
+    return cls(**name_values(
+        split_settings(rest), value=setting,
+        needs_value=lambda item: f"{kind}: setting {item!r} needs a value, as in name=value",
+        twice=lambda name: f"{kind}: {name} is given twice"))
 
 
 def plugin_class(found: Any, kind: str) -> type[Agent]:

@@ -12,7 +12,7 @@ import re
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from ..errors import AgentFault, BadSetting, IllegalMove
 from ..game import Move, State, game_entries
@@ -340,6 +340,27 @@ def split_settings(text: str) -> list[str]:
         raise BadSetting(f"{text!r}: a quote is not closed")
     items.append("".join(current))
     return [item.strip() for item in items if item.strip()]
+
+
+def name_values(items: Iterable[str], needs_value: Callable[[str], str],
+                twice: Callable[[str], str],
+                value: Callable[[str, str], Any] = lambda name, text: text,
+                allow_empty: bool = True) -> dict[str, Any]:
+    """The one grammar of `name=value` items, an agent's settings and an engine's
+    options: {name: value(name, text)}, name and text stripped. The BadSetting says
+    `needs_value(item)` for an item with no `=` (or, unless `allow_empty`, no name or
+    no value), `twice(name)` for a name given again; `value` may raise its own (an
+    unknown name, a bad value)."""
+    values: dict[str, Any] = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        name, text = name.strip(), text.strip()
+        if not equals or not allow_empty and not (name and text):
+            raise BadSetting(needs_value(item))
+        if name in values:
+            raise BadSetting(twice(name))
+        values[name] = value(name, text)
+    return values
 
 
 def unknown_setting_message(kind: str, name: str, known) -> str:

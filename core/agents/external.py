@@ -33,7 +33,7 @@ from typing import Any
 
 from ..errors import AgentFault, BadSetting
 from ..search.control import Budget, SearchControl, SearchStopped
-from .base import Agent, MEM, Setting, Shows, split_settings
+from .base import Agent, MEM, Setting, Shows, name_values, split_settings
 from .box import DEFAULT_MEMORY, end_group
 from .engine_process import (EngineProcess, NAME_SECONDS, STOP_SECONDS, Stopped, _groups,
                              command_name, split_command)
@@ -41,16 +41,11 @@ from .engine_process import (EngineProcess, NAME_SECONDS, STOP_SECONDS, Stopped,
 
 def parse_options(text: str | None) -> tuple[tuple[str, str], ...]:
     """`hash=64 level=3` as (("hash", "64"), ("level", "3"))."""
-    options: dict[str, str] = {}
-    for item in (text or "").split():
-        name, equals, value = item.partition("=")
-        if not equals or not name or not value:
-            raise BadSetting(f"engine: option {item!r} needs a value, as in "
-                             "options=\"hash=64 level=3\"")
-        if name in options:
-            raise BadSetting(f"engine: option {name!r} is given twice")
-        options[name] = value
-    return tuple(options.items())
+    return tuple(name_values(
+        (text or "").split(), allow_empty=False,
+        needs_value=lambda item: (f"engine: option {item!r} needs a value, as in "
+                                  'options="hash=64 level=3"'),
+        twice=lambda name: f"engine: option {name!r} is given twice").items())
 
 
 _running: dict[tuple[str, tuple, int], EngineProcess] = {}
