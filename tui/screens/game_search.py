@@ -12,7 +12,7 @@ from __future__ import annotations
 from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
                                         EngineForfeit, EngineStarted)
 
-from ..search_driver import PREPARING, SearchRecord
+from ..search_driver import PREPARING, Purpose, SearchRecord
 
 
 class GameSearch:
@@ -46,7 +46,7 @@ class GameSearch:
         search = screen.search
         if search is None:
             return
-        if search.purpose == "trace":
+        if search.purpose == Purpose.TRACE:
             screen.steps.show_progress()
         screen.set_status(f"{screen.side_label(search.side)} ({search.agent.label})"
                           f"{screen.driver.doing()}   (u: undo · n: new game · q: quit)")
@@ -58,19 +58,19 @@ class GameSearch:
         if search is None:
             return  # a cancelled or superseded search
         if isinstance(update, EngineStarted):
-            if search.purpose == "move":
+            if search.purpose == Purpose.MOVE:
                 screen.inspector.set_summary(
                     f"{screen.side_label(search.side)} is thinking…")
             self.refresh()
         elif isinstance(update, EngineEvents):
-            if search.purpose == "trace":
+            if search.purpose == Purpose.TRACE:
                 screen.steps.show_progress()
             else:
                 self.show_soon()
         elif isinstance(update, EngineDone):
             self.show(search)  # the last events, before the decision
             screen.refresh_bindings()
-            if search.purpose == "trace":
+            if search.purpose == Purpose.TRACE:
                 screen.steps.open(search)
                 screen.after_move(animate=False)
                 return
@@ -84,7 +84,7 @@ class GameSearch:
             screen.refresh_bindings()
             reason = update.message.splitlines()[0]
             screen.tell(reason, title="Search failed", severity="error")
-            if search.purpose == "move":
+            if search.purpose == Purpose.MOVE:
                 screen.inspector.failed(reason)
                 screen.failed = reason
             else:
