@@ -201,4 +201,4 @@ register_game(
     analysis="plyground.core.connect4.analysis:analyse_columns", analysis_agent="perfect:time=2",
     review_scale=100,  # (with --agent) a few open threes
     solver="plyground.core.connect4.solver:new_solver", book="plyground.core.connect4.book",
-    exact_review="plyground.core.study.review:solver_review")
+    exact_review="plyground.core.connect4.review:solver_review")

@@ -6,20 +6,11 @@ Each position of the main line is analysed once. A move is judged by two values,
 for the side that played it: the value of the best move in its position, and the value
 of the move played.
 
-Connect 4: exact labels. The solver (core/connect4/solver.py; the opening book answers the
-first positions, the later ones solve fast) scores each position of the game, last
-first so that its table serves the earlier ones; a move's score is minus the next
-position's (or the win or draw it made at once). In the solver's terms (for the side
-to move, a win with its k-th stone scores 22 - k):
+A game may declare an exact review (`GameEntry.exact_review`): Connect 4's
+(core/connect4/review.py) scores every position with its solver, and labels each move
+by the rules below with exact values.
 
-    best        the move keeps the position's score: optimal;
-    inaccuracy  it keeps the result but wins later, or loses sooner;
-    blunder     it changes the result: a win thrown to a draw or a loss, a draw to a
-                loss.
-
-(good and mistake do not occur: exact scores leave nothing in between.)
-
-Other games: estimates from a search at a fixed budget, proven values exact. Alpha-Beta
+Otherwise, estimates from a search at a fixed budget, proven values exact. Alpha-Beta
 searches each position with every root move in a full window (`exact_root`), so each
 move gets its own value at the same depth; the budget is a node count or a depth, never
 a clock, so a review is the same every time (each game's `review` in its registration, stated in the output;
@@ -63,8 +54,6 @@ from ..fast import warm_up
 from ..game import Game, Move, State, load_ref
 from ..search.events import SearchDone
 from ..values import Bound, Scale, Score, is_decisive, proven, terminal_value
-from ..connect4 import solver as exact_solver
-from ..connect4.book import move_score
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # a loss (of expected score) under each gives that label; from the last, a blunder
@@ -293,87 +282,6 @@ Progress = Callable[[int, int], None]  # (positions analysed, positions to analy
 
 
 Judged = tuple[list[MoveReview], list[float | None]]  # the moves, the graph's values
-
-
-def solver_review(states: list[State], moves: list[Move],
-                  progress: Progress | None) -> Judged:
-    """Connect 4, exact: the solver's score of every position, the last first (its
-    table then serves the earlier ones). A position whose move played scores what the
-    next position says is known to score at least that: one null-window search tells
-    whether the move was best, which it mostly is, and the score with it; only the
-    others are solved whole."""
-    exact_solver.warm_up()
-    open_positions = [index for index, state in enumerate(states)
-                      if state.outcome() is None]
-    scores: dict[int, int] = {}
-    played: dict[int, int] = {}  # each move's score for the side that played it
-    with exact_solver.solving() as solver:
-        for done, index in enumerate(reversed(open_positions), start=1):
-            state = states[index]
-            if index < len(moves):
-                played[index] = move_score(state, moves[index],
-                                           lambda child: scores[index + 1])
-                floor = played[index]
-                scores[index] = floor if at_most(solver, state, floor) \
-                    else solver.solve(state)
-            else:  # the game's last position, still open
-                scores[index] = solver.solve(state)
-            if progress is not None:
-                progress(done, len(open_positions))
-        reviews = []
-        for index, (state, move) in enumerate(zip(states, moves)):
-            best = scores[index]
-            best_move = move
-            if played[index] != best:  # a best move to show: the first keeping it
-                best_move = next(column for column in candidates(solver, state, move)
-                                 if keeps_score(solver, state, column, best))
-            verdict = Verdict(best_move, exact_solver.value_of(best, state.ply),
-                              best_exact=True)
-            reviews.append(judge(state, move, verdict,
-                                 exact_solver.value_of(played[index], state.ply), True,
-                                 DEFAULT_SCALE))
-    values = [end_value(state) if index not in scores else
-              float(((scores[index] > 0) - (scores[index] < 0)) * (1 - 2 * state.to_move))
-              for index, state in enumerate(states)]
-    return reviews, values
-
-
-def candidates(solver, state: State, played: int) -> list[int]:
-    """The columns that may keep `state`'s score, other than `played`: first the one
-    the solver's table says proved a lower bound there last (often the best move),
-    then the centre columns first."""
-    from ..fast import c4solver  # numba: only an exact review loads the solver
-
-    position, mask, _ = c4solver.kernel_position(state)
-    entry = int(c4solver.probe(solver.table, position + mask))
-    hint = ((entry >> int(c4solver.MOVE_SHIFT)) & 7) - 1 if entry else -1
-    order = [hint] + [int(column) for column in c4solver.ORDER if column != hint]
-    return [column for column in order if column != played and column in state.moves()]
-
-
-def at_most(solver, state: State, score: int) -> bool:
-    """Whether `state`, a game still open, scores `score` or less: its book score, a
-    win at once, or one null-window search (a few times faster than a whole solve,
-    which narrows the score with several)."""
-    from ..fast import c4solver  # numba: only an exact review loads the solver
-
-    known = solver.book.score(state) if solver.book is not None else None
-    if known is not None:
-        return known <= score
-    position, mask, stones = c4solver.kernel_position(state)
-    if c4solver.winning_cells(position, mask) & c4solver.playable(mask):
-        return (c4solver.CELLS + 1 - stones) // 2 <= score  # it wins at once
-    solver.limit(None)
-    return c4solver.negamax(position, mask, stones, score, score + 1, solver.table,
-                            solver.scratch) <= score
-
-
-def keeps_score(solver, state: State, column: int, score: int) -> bool:
-    """Whether playing `column` scores `score` or more for the side to move."""
-    child = state.play(column)
-    if child.outcome() is not None:  # a four, or the last cell: no search
-        return move_score(state, column, None) >= score
-    return at_most(solver, child, -score)
 
 
 def search_verdict(agent: Agent, state: State) -> Verdict:
