@@ -149,7 +149,7 @@ class PlygroundApp(App):
         the first screen) lives as long as the app, so the garbage collector is told
         to leave it alone. A full collection then looks at about half as many objects,
         and its pauses, which a key pressed meanwhile waits out, drop from up to 100 ms
-        to under 20 ms (issue 18). (No collection first: it would cost every start
+        to under 20 ms. (No collection first: it would cost every start
         tens of milliseconds, and what is frozen is let go when the app exits.)"""
         gc.freeze()
 
@@ -162,7 +162,7 @@ class PlygroundApp(App):
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """The palette's Screenshot saves to the current folder, as Textual's docs say,
-        not to a downloads folder that may not exist (it then failed). (Served, Textual
+        not to a downloads folder, which may not exist. (Served, Textual
         hands it to the browser instead, and writes nothing.)"""
         return super().deliver_screenshot(filename, path or os.getcwd(), time_format)
 
