@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import games  # noqa: F401  (registers the games)
+from .. import fast, games  # noqa: F401  (games: registers the games)
 from ..agents.external import EngineAgent
 from ..catalogue import parse_agent
 from ..errors import AgentFault, PlygroundError
@@ -86,11 +86,9 @@ class SearchRequest(Request):
     def run(self, observer, stop: StopFlag, clock) -> SearchDone:
         """In the child: the agent's decision. The game's kernels are warmed up first,
         before the clock starts (a new process, after a crash or a retry, has none)."""
-        from ..fast import warm_up  # numba: the child loads its kernels, the app does not
-
         state = _parse_state(self.game_id, self.game_options, self.position)
         agent = BOXES.box(parse_agent(self.agent), state)
-        warm_up(state.game.id)
+        fast.warm_up(state.game.id)
         try:
             agent.prepare()
             budget = self.budget or agent.budget()
@@ -344,9 +342,7 @@ def _serve(commands, events, stop: StopFlag, cancelled, clock_kind: str) -> None
             continue
         if kind == "warm":
             try:
-                from ..fast import warm_up  # numba: the child loads its kernels, the app does not
-
-                warm_up(message[1])
+                fast.warm_up(message[1])
             except Exception:  # a failed warm-up only costs time at the first search
                 traceback.print_exc()
             continue
