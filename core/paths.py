@@ -18,6 +18,7 @@ from .errors import PlygroundError, shown
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest record, lesson, profile or theme read
 MAX_TOML_DEPTH = 100  # arrays and tables inside each other in a lesson or theme file
+NUL_IN_NAME = "a file's name cannot hold a NUL character (\\x00)"
 
 
 def data_home(create: bool = True) -> Path:
@@ -72,6 +73,8 @@ def write_atomically(path: Path, text: str, overwrite: bool = True) -> None:
     file is not replaced either; the new file then takes its name by a hard link,
     which fails if the name was taken in the meantime."""
     path = Path(path).expanduser()
+    if "\x00" in str(path):
+        raise PlygroundError(f"cannot write {shown(str(path))}: {NUL_IN_NAME}")
     if path.is_symlink():
         raise NotReplaced(path, symlink=True)
     if not overwrite and os.path.lexists(path):
@@ -144,6 +147,8 @@ def read_text_file(path: str | os.PathLike, what: str = "file", encoding: str = 
     that a path someone else wrote into a lesson or typed in a command cannot make
     plyground wait for ever or read without end."""
     path = Path(path).expanduser()
+    if "\x00" in str(path):
+        raise UnreadableFile(path, NUL_IN_NAME)
     try:
         refuse_unless_small_file(path, os.stat(path), what, limit)
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))

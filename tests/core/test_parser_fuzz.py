@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from plyground.core import parse_game
@@ -227,6 +227,7 @@ def test_agent_specs_read_back(written):
 
 @settings(max_examples=800)
 @given(mutated(agent_spec_texts().map(lambda written: written[0])) | any_text())
+@example("ga:profile=\x00/core/ga/profiles/default.json")  # found by a CI run
 def test_mutated_agent_specs_give_an_agent_or_say_why(text):
     agent = read(parse_agent, text)
     if agent is not None:

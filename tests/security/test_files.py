@@ -290,3 +290,16 @@ async def test_a_served_save_dialog_writes_only_in_its_save_folder(tmp_path):
             assert said == f"Games are saved in {saves} only: give a file name in it."
         assert await save_as(pilot, app, "mine.txt") == ""
     assert list(elsewhere.iterdir()) == [] and (saves / "mine.txt").is_file()
+
+
+def test_a_name_with_a_nul_character_is_one_line_for_reading_and_writing(tmp_path):
+    name = f"\x00{tmp_path}/record.txt"
+    for read in (read_text_file, load_record):
+        with pytest.raises(Exception, match="cannot hold a NUL character") as raised:
+            read(name)
+        assert "\n" not in str(raised.value)
+    with pytest.raises(ProfileError, match="cannot hold a NUL character"):
+        load_profile(name)
+    with pytest.raises(Exception, match="cannot hold a NUL character"):
+        write_atomically(Path(name), "text\n")
+    assert list(tmp_path.iterdir()) == []
