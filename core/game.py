@@ -100,6 +100,31 @@ class Game(ABC):
         """A sequence of moves as one string (a game record, a principal variation)."""
         return " ".join(self.format_move(move) for move in moves)
 
+    def parse_line(self, start: State, line: str) -> list[Move]:
+        """The moves a line as `format_line` writes it names, from `start` (the moves
+        may be run together, `4453`, or spaced): each move is a legal move whose notation
+        comes next, trying the others should one lead nowhere."""
+        # a depth-first search: per move read, the position, where its text ended, and
+        # the other moves that could still be tried there
+        path: list[tuple[State, int, list[Move]]] = [(start, 0, [])]
+        state, at = start, 0
+        while True:
+            while at < len(line) and line[at].isspace():
+                at += 1
+            if at == len(line):
+                return [move for _, _, (move, *_) in path[1:]]
+            fits = sorted((move for move in state.moves()
+                           if line.startswith(self.format_move(move), at)),
+                          key=lambda move: -len(self.format_move(move)))  # longest first
+            while not fits:
+                if len(path) == 1:
+                    raise PlygroundError(f"{line!r} is not a line of legal {self.title} moves")
+                _, _, (_, *fits) = path.pop()
+                state, at, _ = path[-1]
+            move = fits[0]
+            state, at = state.play(move), at + len(self.format_move(move))
+            path.append((state, at, fits))
+
     def format_record(self, start: State, moves: Sequence[Move]) -> str:
         """A game as one line: its moves, after its start position if that is not the
         usual one."""

@@ -347,29 +347,3 @@ def played_record(game: Game, start: State, moves: Sequence[Move],
         reason = said_outcome(game, outcome)
     return GameRecord(game, GameTree.from_moves(start, moves), tuple(players), seed, now(),
                       result_text(outcome), reason, dict(headers or {}))
-
-
-def moves_of_line(game: Game, start: State, line: str) -> list[Move]:
-    """The moves a line as `game.format_line` writes it names, from `start` (the moves
-    may be run together, `4453`, or spaced): each move is a legal move whose notation
-    comes next, trying the others should one lead nowhere."""
-    # a depth-first search: per move read, the position, where its text ended, and
-    # the other moves that could still be tried there
-    path: list[tuple[State, int, list[Move]]] = [(start, 0, [])]
-    state, at = start, 0
-    while True:
-        while at < len(line) and line[at].isspace():
-            at += 1
-        if at == len(line):
-            return [move for _, _, (move, *_) in path[1:]]
-        fits = sorted((move for move in state.moves()
-                       if line.startswith(game.format_move(move), at)),
-                      key=lambda move: -len(game.format_move(move)))  # longest first
-        while not fits:
-            if len(path) == 1:
-                raise PlygroundError(f"{line!r} is not a line of legal {game.title} moves")
-            _, _, (_, *fits) = path.pop()
-            state, at, _ = path[-1]
-        move = fits[0]
-        state, at = state.play(move), at + len(game.format_move(move))
-        path.append((state, at, fits))

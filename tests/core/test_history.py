@@ -12,7 +12,7 @@ import pytest
 from plyground.core import PlygroundError, get_game, parse_game
 from plyground.core.game import Outcome, Termination
 from plyground.core.records.history import (MIGRATIONS, VERSION, GameSummary, History,
-                                            history_path, moves_of_line, played_record)
+                                            history_path, played_record)
 from plyground.core.records.record import format_record
 
 C4 = get_game("connect4")
@@ -23,7 +23,7 @@ def connect4_game(moves: str, players=("random", "greedy"), outcome=None, date=N
                   **extra):
     """A Connect 4 record of the columns `moves` (1-based digits, run together)."""
     start = C4.start()
-    line = moves_of_line(C4, start, moves)
+    line = C4.parse_line(start, moves)
     final = C4.play_moves(start, list(moves))
     record = played_record(C4, start, line, outcome or final.outcome(), players, **extra)
     if date is not None:
@@ -121,15 +121,15 @@ def test_newest_first_and_a_limit(history):
 
 
 def test_moves_of_a_line_run_together_or_spaced():
-    assert moves_of_line(C4, C4.start(), "4453") == [3, 3, 4, 2]
+    assert C4.parse_line(C4.start(), "4453") == [3, 3, 4, 2]
     state, moves = CEPH.start(), []
     while state.outcome() is None:  # captures: b2x(c2,b1) starts with the move b2
         move = state.moves()[-1]
         moves.append(move)
         state = state.play(move)
-    assert moves_of_line(CEPH, CEPH.start(), CEPH.format_line(moves)) == moves
+    assert CEPH.parse_line(CEPH.start(), CEPH.format_line(moves)) == moves
     with pytest.raises(PlygroundError, match="not a line of legal"):
-        moves_of_line(C4, C4.start(), "4449")
+        C4.parse_line(C4.start(), "4449")
 
 
 # --- several writers at once ---------------------------------------------------------

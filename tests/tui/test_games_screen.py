@@ -9,7 +9,7 @@ from textual.widgets import Input, Select
 
 from plyground.core import get_game, parse_game
 from plyground.core.game import Outcome, Termination
-from plyground.core.records.history import History, moves_of_line, played_record
+from plyground.core.records.history import History, played_record
 from plyground.core.records.record import format_record
 from plyground.tui.screens.games import ConfirmDelete, GamesScreen, GameTable
 
@@ -23,7 +23,7 @@ NOTHING = object()  # the screen has not been dismissed yet
 def connect4(moves: str, players, date: str, outcome=None, reason=""):
     start = C4.start()
     final = C4.play_moves(start, list(moves))
-    record = played_record(C4, start, moves_of_line(C4, start, moves),
+    record = played_record(C4, start, C4.parse_line(start, moves),
                            outcome or final.outcome(), players, reason=reason)
     record.date = date
     return record

@@ -11,7 +11,7 @@ from plyground.core import Game, PlygroundError, State
 from plyground.core.game import Move, Outcome
 from plyground.core.paths import data_home
 from plyground.core.play.tournament import GameResult
-from plyground.core.records.history import History, moves_of_line, played_record
+from plyground.core.records.history import History, played_record
 
 T = TypeVar("T")
 
@@ -54,7 +54,7 @@ def record_match_game(history: History | None, source: str, game: Game,
     if history is None:
         return
     first, start = result.first, game.start()
-    record_game(history, source, game, start, moves_of_line(game, start, result.record),
+    record_game(history, source, game, start, game.parse_line(start, result.record),
                 result.outcome,
                 (players[first].spec, players[1 - first].spec),
                 headers={"Event": f"{event}, game {result.number}"})
