@@ -8,9 +8,11 @@ other side wins, the reason kept with the result. A match plays the same two age
 (its *players*, 0 and 1) over numbered games with colours alternating: player 0 moves
 first in odd games, second in even ones. A tournament plays a match between every pair
 of its agents, each with a seed derived from the tournament seed and the pair's index
-(so `plyground match` with that seed replays the pair's games); `run_games` plays the
-games of any number of matches on one process pool. Nothing here prints; callers show
-progress and results.
+(so `plyground match` with that seed replays the pair's games). A match plays its games in
+pairs: games 2r-1 and 2r (round r) start from the same opening, colours swapped. Each
+game to play is a GameJob, named by its match and number; `run_games` plays any jobs on
+a Pool (the local one here, a Dask cluster's in cluster.py). Nothing here prints;
+callers show progress and results.
 
 Match games run in worker processes started with "spawn" (never fork a process that
 may have threads), so what a worker runs lives at module level here, and what crosses
@@ -23,11 +25,12 @@ level under `if __name__ == "__main__":` (plyground's entry points do).
 from __future__ import annotations
 
 import signal
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import closing, nullcontext
+import sys
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
-from itertools import combinations
-from typing import Iterable, Iterator, Sequence
+from itertools import combinations, islice
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..agents.base import Agent
 from ..errors import AgentFault
@@ -174,9 +177,11 @@ def start_worker(game_id: str, stop_buffer) -> None:
 
 
 def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
-               seed: int) -> GameResult:
-    """Game `number` of a match between `players`, from the game's start. Each worker
-    runs this; so may anyone else, to replay one game of a match.
+               seed: int, opening: str = "") -> GameResult:
+    """Game `number` of a match between `players`, from the game's start, or from the
+    position its `opening` moves lead to (a line as the game's format_line writes it).
+    Each worker runs this; so may anyone else, to replay one game of a match. The
+    result's record holds the opening's moves too: the whole game from the start.
 
     An external agent decides in a process named after its player's spec (one each
     when both players have the same), which a worker keeps from game to game; outside
@@ -186,7 +191,10 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
     names = [player.spec for player in players]
     if names[0] == names[1]:
         names = [f"{name} (player {index})" for index, name in enumerate(names)]
+    opened = game.parse_line(game.start(), opening)
     start = game.start()
+    for move in opened:
+        start = start.play(move)
     kept = _worker_isolation
     with nullcontext(kept) if kept else Isolation() as isolation:
         agents = [isolation.isolate(game_agent(players[side ^ first], seed, number, side),
@@ -196,44 +204,118 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
         played = play_game(start, agents, _worker_stop)
     winner = played.outcome.winner
     return GameResult(number, first, None if winner is None else winner ^ first,
-                      played.outcome.reason, game.format_record(start, played.moves),
-                      len(played.moves), played.fault, played.outcome.termination)
+                      played.outcome.reason,
+                      game.format_record(game.start(), [*opened, *played.moves]),
+                      len(opened) + len(played.moves), played.fault,
+                      played.outcome.termination)
 
 
 Players = tuple[Agent, Agent]
 
 
-def run_games(game: Game, matches: Sequence[tuple[Players, int]], games: int,
-              jobs: int) -> Iterator[tuple[int, GameResult]]:
-    """Play games 1..`games` of each match, given as (its players, its seed), on up to
-    `jobs` worker processes; yield (the match's index, the result) as each game ends
-    (so in no set order). Game 1 of every match is submitted first, then game 2...
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: game `number` of match `match` (a tournament's pair of agents,
+    by index; 0 in a match) between `players`, with the match's `seed`, from the
+    position `opening` leads to. Games 2r-1 and 2r are round r's pair: the same
+    opening, colours swapped. `key` names the game in its run, whatever plays it and
+    whenever it ends, so that a result is counted once."""
 
-    Closing the generator early (contextlib.closing), or Ctrl-C while it waits, stops
-    the matches: games under way are cut short, the others never start, and the
-    workers have exited when it returns."""
+    match: int
+    number: int
+    seed: int
+    players: Players
+    opening: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.match}:{self.number}"
+
+    @property
+    def round(self) -> int:
+        """The pair it belongs to, from 0: games 1 and 2 are round 0."""
+        return (self.number - 1) // 2
+
+
+def play_job(game_spec: str, job: GameJob) -> GameResult:
+    return match_game(game_spec, job.players, job.number, job.seed, job.opening)
+
+
+@dataclass
+class Pool:
+    """Where games are played: a concurrent.futures executor whose workers are warmed
+    for the game, how many games it plays at once (`size`), and `stop`, which cuts
+    short the games under way."""
+
+    executor: Executor
+    size: int
+    stop: Callable[[], None]
+
+
+@contextmanager
+def local_pool(game: Game, jobs: int) -> Iterator[Pool]:
+    """`jobs` worker processes of this machine (spawned, out of Ctrl-C's reach, each
+    warmed for `game` before its first game); on leaving, the games under way are cut
+    short and the workers have exited."""
     context = spawn_context()
     stop_buffer = context.RawArray("b", 8)
-    with ProcessPoolExecutor(min(jobs, games * len(matches)), context,
-                             initializer=start_worker,
-                             initargs=(game.id, stop_buffer)) as pool:
+    stop = StopFlag(stop_buffer).set
+    with ProcessPoolExecutor(jobs, context, initializer=start_worker,
+                             initargs=(game.id, stop_buffer)) as executor:
         try:
-            with interrupts_deferred():  # the pool starts its workers here
-                futures = {pool.submit(match_game, game.spec, players, number, seed): index
-                           for number in range(1, games + 1)
-                           for index, (players, seed) in enumerate(matches)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        except BaseException:  # Ctrl-C, a failed game, or the caller closed us
-            StopFlag(stop_buffer).set()
-            pool.shutdown(cancel_futures=True)
+            yield Pool(executor, jobs, stop)
+        except BaseException:
+            stop()
+            executor.shutdown(cancel_futures=True)
             raise
 
 
-def run_match(game: Game, players: Players, games: int, seed: int,
-              jobs: int) -> Iterator[GameResult]:
+def run_games(game: Game, jobs: Iterable[GameJob], pool: Pool,
+              ahead: int | None = None) -> Iterator[tuple[GameJob, GameResult]]:
+    """Play `jobs` on `pool`: (job, result) as each game ends, so in no set order.
+    Jobs are taken from `jobs` only as games end, `ahead` (all of them by default)
+    in play or waiting at a time: a caller that decides as results come (an SPRT)
+    starts no more games than it may need.
+
+    Closing the generator early (contextlib.closing), or Ctrl-C while it waits, stops
+    the games: those under way are cut short and the others never start."""
+    pending = iter(jobs)
+    running: dict = {}
+
+    def submit(count: int) -> None:
+        with interrupts_deferred():  # a local pool starts its workers here
+            for job in islice(pending, count):
+                running[pool.executor.submit(play_job, game.spec, job)] = job
+
+    try:
+        submit(ahead or sys.maxsize)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda future: running[future].key):
+                job = running.pop(future)
+                yield job, future.result()
+            submit(len(done))
+    except BaseException:  # Ctrl-C, a failed game, or the caller closed us
+        pool.stop()
+        for future in running:
+            future.cancel()
+        raise
+
+
+def match_jobs(players: Players, games: int, seed: int, match: int = 0,
+               openings: Callable[[int], str] | None = None) -> list[GameJob]:
+    """A match's games, 1..`games`: round r's pair plays `openings(r)` (the start
+    without openings)."""
+    return [GameJob(match, number, seed, players,
+                    openings((number - 1) // 2) if openings else "")
+            for number in range(1, games + 1)]
+
+
+def run_match(game: Game, players: Players, games: int, seed: int, pool: Pool,
+              openings: Callable[[int], str] | None = None) -> Iterator[GameResult]:
     """The match's games, as `run_games` plays them."""
-    with closing(run_games(game, [(players, seed)], games, jobs)) as results:
+    with closing(run_games(game, match_jobs(players, games, seed, 0, openings),
+                           pool)) as results:
         for _, result in results:
             yield result
 
@@ -248,19 +330,41 @@ def pair_seed(seed: int, pair: int) -> int:
     return derive_seed(seed, pair)
 
 
+def tournament_jobs(agents: Sequence[Agent], games: int, seed: int,
+                    pairs: Sequence[tuple[int, int]],
+                    openings: Callable[[int], str] | None = None) -> list[GameJob]:
+    """`games` games between each pair of `agents` (a and b, the pair's players 0 and
+    1), with its seed `pair_seed(seed, pair)`: game 1 of every pair first, then game 2..."""
+    matches = [match_jobs((agents[a], agents[b]), games, pair_seed(seed, index), index,
+                          openings) for index, (a, b) in enumerate(pairs)]
+    return [job for number in range(games) for job in
+            (jobs[number] for jobs in matches)]
+
+
 def run_tournament(game: Game, agents: Sequence[Agent], games: int, seed: int,
-                   jobs: int) -> Iterator[tuple[int, GameResult]]:
-    """`games` games between every pair of `agents`: (pair index, result) as each ends,
-    the result's players 0 and 1 being the pair's a and b."""
-    matches = [((agents[a], agents[b]), pair_seed(seed, pair))
-               for pair, (a, b) in enumerate(round_robin(len(agents)))]
-    yield from run_games(game, matches, games, jobs)
+                   pool: Pool, pairs: Sequence[tuple[int, int]] | None = None,
+                   openings: Callable[[int], str] | None = None
+                   ) -> Iterator[tuple[int, GameResult]]:
+    """`games` games between every pair of `agents` (round_robin, or the `pairs`
+    given): (pair index, result) as each ends, the result's players 0 and 1 being
+    the pair's a and b."""
+    jobs = tournament_jobs(agents, games, seed, pairs or round_robin(len(agents)),
+                           openings)
+    with closing(run_games(game, jobs, pool)) as results:
+        for job, result in results:
+            yield job.match, result
 
 
-def cross_table(players: int, results: Iterable[tuple[int, GameResult]]
+def gauntlet(players: int, challenger: int) -> list[tuple[int, int]]:
+    """The pairs of a gauntlet: `challenger` against every other player, in order."""
+    return [(challenger, other) for other in range(players) if other != challenger]
+
+
+def cross_table(players: int, results: Iterable[tuple[int, GameResult]],
+                pairs: Sequence[tuple[int, int]] | None = None
                 ) -> list[list[Tally | None]]:
-    """table[a][b]: player a's tally against b (None where a == b)."""
-    pairs = round_robin(players)
+    """table[a][b]: player a's tally against b (None where they did not meet)."""
+    pairs = pairs or round_robin(players)
     by_pair: list[list[GameResult]] = [[] for _ in pairs]
     for pair, result in results:
         by_pair[pair].append(result)
@@ -270,10 +374,11 @@ def cross_table(players: int, results: Iterable[tuple[int, GameResult]]
     return table
 
 
-def scores(players: int, results: Iterable[tuple[int, GameResult]]
+def scores(players: int, results: Iterable[tuple[int, GameResult]],
+           pairs: Sequence[tuple[int, int]] | None = None
            ) -> Iterator[tuple[int, int, float]]:
     """Each game as (a, b, a's score: 1 for a win, 1/2 for a draw, 0 for a loss)."""
-    pairs = round_robin(players)
+    pairs = pairs or round_robin(players)
     for pair, result in results:
         a, b = pairs[pair]
         yield a, b, 0.5 if result.winner is None else float(result.winner == 0)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.games.boom import MAX_PLIES as BOOM_MAX_PLIES
-from plyground.core.play.tournament import run_match, tally
+from plyground.core.play.tournament import local_pool, run_match, tally
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ MATCHES = (
 def play(match: Match) -> None:
     game = get_game(match.game)
     players = (parse_agent(match.first), parse_agent(match.second))
-    results = list(run_match(game, players, match.games, SEED, jobs=2))
+    with local_pool(game, 2) as pool:
+        results = list(run_match(game, players, match.games, SEED, pool))
     ours, _ = tally(results)
     capped = sum(match.cap is not None and result.plies >= match.cap
                  for result in results)

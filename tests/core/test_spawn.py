@@ -53,7 +53,7 @@ import signal
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.play import spawn
-from plyground.core.play.tournament import run_match
+from plyground.core.play.tournament import local_pool, run_match
 
 real_start = spawn.SpawnedProcess.start
 started = []
@@ -68,8 +68,9 @@ if __name__ == "__main__":  # (the workers import this file too)
     spawn.SpawnedProcess.start = start_then_ctrl_c
     players = (parse_agent("random:seed=1"), parse_agent("random:seed=2"))
     try:
-        for _ in run_match(get_game("connect4"), players, 200, 1, jobs=2):
-            pass
+        with local_pool(get_game("connect4"), 2) as pool:
+            for _ in run_match(get_game("connect4"), players, 200, 1, pool):
+                pass
     except KeyboardInterrupt:
         print("interrupted;", sum(p.is_alive() for p in started), "running")
 """

@@ -13,7 +13,8 @@ from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.search.control import SearchStopped, StopFlag
 from plyground.core.play.tournament import (GameResult, Tally, match_game, play_game,
-                                            run_match, tally, turns)
+                                            local_pool, run_match, tally,
+                                            turns)
 
 GAME = get_game("connect4")
 SMALL = get_game("cephalopod", rows=3, cols=3)
@@ -85,7 +86,8 @@ def test_tally_counts_wins_draws_losses_and_who_moved_first():
 
 def test_worker_processes_play_exactly_the_games_match_game_plays():
     agents = players("random", "greedy")
-    results = list(run_match(GAME, agents, games=4, seed=11, jobs=2))
+    with local_pool(GAME, 2) as pool:
+        results = list(run_match(GAME, agents, games=4, seed=11, pool=pool))
     assert sorted(results, key=lambda result: result.number) == [
         match_game(GAME.spec, agents, number, 11) for number in range(1, 5)]
     assert multiprocessing.active_children() == []
@@ -100,7 +102,8 @@ def test_ctrl_c_stops_the_games_under_way_and_the_workers():
     ctrl_c.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            finished.extend(run_match(GAME, agents, games=4, seed=1, jobs=2))
+            with local_pool(GAME, 2) as pool:
+                finished.extend(run_match(GAME, agents, games=4, seed=1, pool=pool))
     finally:
         ctrl_c.cancel()
     assert finished == []

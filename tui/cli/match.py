@@ -14,7 +14,7 @@ from rich.text import Text
 
 from plyground.core import Game, parse_game
 from plyground.core.play.reports import MatchReport
-from plyground.core.play.tournament import run_match
+from plyground.core.play.tournament import local_pool, run_match
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
@@ -81,9 +81,10 @@ def match(
         seed = fresh_seed()
     command = shlex.join(["plyground", "match", game.spec, "--first", specs[0], "--second",
                           specs[1], "--games", str(games), "--seed", str(seed)])
-    with history_for(not no_record) as history:
+    with history_for(not no_record) as history, \
+            local_pool(game, jobs or os.cpu_count() or 1) as pool:
         results, interrupted = collect(recorded(
-            run_match(game, players, games, seed, jobs or os.cpu_count() or 1),
+            run_match(game, players, games, seed, pool),
             lambda result: record_match_game(history, "match", game, players, result,
                                              command)), games, as_json,
             partial(game_line, specs))

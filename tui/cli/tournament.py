@@ -13,7 +13,8 @@ from rich.text import Text
 
 from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.play.reports import TournamentReport
-from plyground.core.play.tournament import GameResult, round_robin, run_tournament
+from plyground.core.play.tournament import (GameResult, local_pool, round_robin,
+                                            run_tournament)
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
@@ -101,9 +102,10 @@ def tournament(
         record_match_game(history, "tournament", game, (players[a], players[b]), played,
                           f"{command}: {specs[a]} v {specs[b]}")
 
-    with history_for(not no_record) as history:
+    with history_for(not no_record) as history, \
+            local_pool(game, jobs or os.cpu_count() or 1) as pool:
         results, interrupted = collect(recorded(
-            run_tournament(game, players, games, seed, jobs or os.cpu_count() or 1),
+            run_tournament(game, players, games, seed, pool),
             record), total, as_json,
             lambda result: game_line([specs[a] for a in pairs[result[0]]], result[1]))
     results.sort(key=lambda result: (result[0], result[1].number))
