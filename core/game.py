@@ -180,6 +180,11 @@ class Game(ABC):
         """
         return None
 
+    def symmetric_key(self, state: State) -> Hashable:
+        """A key shared by `state` and its mirror images, positions the rules play
+        alike (an opening suite counts them as one); by default `state.key()`."""
+        return state.key()
+
     def repetition_key(self, state: State) -> Hashable | None:
         """What `state` is for the rest of the game, whatever its ply, in a game whose
         positions can come back (BOOM: a BOOM undoes moves); None where they cannot."""

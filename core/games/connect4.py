@@ -181,6 +181,13 @@ class Connect4(MovesNotation, Game):
     def plies_left_at_most(self, state: Connect4State) -> int:
         return BOARD.cells - state.ply
 
+    def symmetric_key(self, state: Connect4State) -> int:
+        """The smaller key of the position and its mirror (the columns reversed)."""
+        mirrored = self.start()
+        for column in state.history:
+            mirrored = mirrored.play(WIDTH - 1 - column)
+        return min(state.key(), mirrored.key())
+
     def order_moves(self, state: Connect4State, moves) -> list[int]:
         """Centre columns first: they take part in the most lines."""
         return sorted(moves, key=lambda c: abs(c - WIDTH // 2))
