@@ -92,7 +92,8 @@ class GameResult:
     """One match game; `first` and `winner` are players (0, 1), not colours. `reason`
     is how it ended (`X connects four`, `X forfeits: ...`); `fault`, the forfeiting
     player's fault (the loser's), is None unless a player forfeited; `termination`,
-    what ended it (a result from elsewhere is a declared one)."""
+    what ended it (a result from elsewhere is a declared one); `opening`, the line it
+    started from (its record holds it too)."""
 
     number: int  # 1, 2, ...
     first: int  # the player who moved first
@@ -102,6 +103,7 @@ class GameResult:
     plies: int
     fault: str | None = None
     termination: Termination = Termination.DECLARED
+    opening: str = ""  # "": the game's start
 
     @property
     def outcome(self) -> Outcome:
@@ -207,7 +209,7 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
                       played.outcome.reason,
                       game.format_record(game.start(), [*opened, *played.moves]),
                       len(opened) + len(played.moves), played.fault,
-                      played.outcome.termination)
+                      played.outcome.termination, opening)
 
 
 Players = tuple[Agent, Agent]

@@ -26,7 +26,7 @@ from .tree import GameTree
 from .record import (UNFINISHED, GameRecord, format_record, now, parse_record, result_text,
                      said_outcome)
 
-SOURCES = ("app", "demo", "match", "tournament", "import")
+SOURCES = ("app", "demo", "match", "tournament", "sprt", "import")
 RESULT_WORDS = {"first": "1-0", "second": "0-1", "draw": "1/2-1/2", "unfinished": UNFINISHED}
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for another to finish
 
@@ -78,7 +78,32 @@ def add_source(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_by_game ON games (game_id, date DESC)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [create_games, add_source]
+def add_runs(db: sqlite3.Connection) -> None:
+    """Version 3: runs of many games (a match, a tournament, an SPRT) and the games each
+    has kept, so that an interrupted run resumes where it stopped and counts no game
+    twice (core/records/runs.py)."""
+    db.execute("""
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,     -- match, tournament, sprt
+            game TEXT NOT NULL,     -- the game spec
+            params TEXT NOT NULL,   -- JSON: what rebuilds the run's games
+            command TEXT NOT NULL,  -- the command that replays the run
+            date TEXT NOT NULL,
+            state TEXT NOT NULL     -- running, finished, interrupted
+        )""")
+    db.execute("""
+        CREATE TABLE run_games (
+            run INTEGER NOT NULL REFERENCES runs (id),
+            key TEXT NOT NULL,      -- the game's name in its run: match:number
+            result TEXT NOT NULL,   -- the game's result, as JSON
+            game INTEGER NOT NULL,  -- its row in games
+            PRIMARY KEY (run, key)
+        )""")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [create_games, add_source,
+                                                           add_runs]
 VERSION = len(MIGRATIONS)
 
 COLUMNS = "id, game, first, second, result, reason, date, moves, source"
@@ -208,14 +233,18 @@ class History:
 
     def add_all(self, records: Sequence[GameRecord], source: str) -> list[int]:
         """Store the games in one transaction (all or none); returns their ids."""
+        with self.writing():
+            return [self.insert(record, source) for record in records]
+
+    def insert(self, record: GameRecord, source: str) -> int:
+        """Store the game inside the caller's write transaction (`writing`), which
+        may store more with it; returns its id."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}: one of {', '.join(SOURCES)}")
-        rows = [(*columns(record), source) for record in records]
-        with self.writing():
-            return [self.db.execute(
-                "INSERT INTO games (game, game_id, first, second, result, reason, date, "
-                "moves, record, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                row).lastrowid for row in rows]
+        return self.db.execute(
+            "INSERT INTO games (game, game_id, first, second, result, reason, date, "
+            "moves, record, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*columns(record), source)).lastrowid
 
     def update(self, id: int, record: GameRecord) -> None:
         """Store the game again (with its new variations and comments, say)."""
