@@ -17,7 +17,7 @@ import textual.screen
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from plyground.core import PlygroundError, get_game
+from plyground.core import Game, PlygroundError, get_game
 from plyground.core.play.worker import Engine
 from plyground.core.records.history import History
 from plyground.core.catalogue import HUMAN
@@ -261,32 +261,46 @@ class PlygroundApp(App):
         from .screens.games import GamesScreen
 
         def chosen(history_id: int | None) -> None:
-            if history_id is None:
-                return
-            try:
-                with History() as history:
-                    record = history.get(history_id)
-            except PlygroundError as error:
-                self.notify(str(error), severity="error", title="Cannot open that game",
-                            markup=False)
-                return
-            if replacing is not None:
-                replacing.leave_for_another_game()
-            self.open_record(record, history_id, replacing=replacing)
+            if history_id is not None:
+                self.open_history_game(history_id, replacing)
 
         playing = replacing.history_id if replacing is not None \
             and replacing.match.outcome is None else None
         self.push_screen(GamesScreen(playing), chosen)
 
+    def open_history_game(self, history_id: int,
+                          replacing: GameScreen | None = None) -> None:
+        """Open game `history_id` of the history on the board (see
+        choose_from_history); one that cannot be read is said in a notification."""
+        try:
+            with History() as history:
+                record = history.get(history_id)
+        except PlygroundError as error:
+            self.notify(str(error), severity="error", title="Cannot open that game",
+                        markup=False)
+            return
+        if replacing is not None:
+            replacing.leave_for_another_game()
+        self.open_record(record, history_id, replacing=replacing)
+
     def show_setup(self, match: Match) -> None:
-        """Leave the game for the setup screen, keeping the game's choices. The setup
-        screen the game came from keeps its Seed as typed; a game opened from the
-        command line fills it with `--seed` (empty without: a drawn seed stays drawn)."""
+        """Leave the game for the screen it was opened from (the setup screen, which
+        keeps its Seed as typed, or the Match screen); a game opened from the command
+        line goes to a new setup screen with the game's choices, its Seed filled with
+        `--seed` (empty without: a drawn seed stays drawn)."""
         self.game_screen = None
         self.pop_screen()
-        if not isinstance(self.screen, SetupScreen):
+        if len(self.screen_stack) == 1:  # only the app's blank default screen is left
             self.push_screen(SetupScreen(match.game.id, match.sides, match.game.options(),
                                          self.seed))
+
+    def open_match(self, game: Game, sides: tuple[str | None, str | None]) -> None:
+        """The Match screen for `game`, its agents A and B first `sides` (None: its
+        default). (Imported here: its statistics load numpy, which the app's start
+        does without.)"""
+        from .screens.match import MatchScreen
+
+        self.push_screen(MatchScreen(game, sides))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, plus every key binding active on this screen."""

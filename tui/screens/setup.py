@@ -266,6 +266,7 @@ class SetupScreen(Screen):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game"),
         Binding("ctrl+g", "games", "Games played"),
+        Binding("ctrl+t", "match", "Match"),
         Binding("ctrl+q", "app.quit", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
     ]
@@ -317,6 +318,7 @@ class SetupScreen(Screen):
                 with Horizontal(id="buttons"):
                     yield Button("Start game", id="start", variant="primary")
                     yield Button("Games played", id="games")
+                    yield Button("Match…", id="match")
                     yield Button("Quit", id="quit")
                 yield Static(id="setup-error")
         yield Footer()
@@ -465,6 +467,8 @@ class SetupScreen(Screen):
             self.action_start()
         elif event.button.id == "games":
             self.action_games()
+        elif event.button.id == "match":
+            self.action_match()
         elif event.button.id == "quit":
             self.app.exit()
 
@@ -484,6 +488,13 @@ class SetupScreen(Screen):
     def action_games(self) -> None:
         """The games of the history; the one chosen opens on the board."""
         self.app.choose_from_history()
+
+    def action_match(self) -> None:
+        """The Match screen for the game and board chosen: is one agent stronger than
+        another? The sides' agents (not humans) are its first choices."""
+        sides = tuple(None if row.kind in (HUMAN, OTHER) else spec_for(row.kind, row.value)
+                      for row in self.rows())
+        self.app.open_match(get_game(self.game_id, **self.chosen_options()), sides)
 
     def action_start(self) -> None:
         sides = tuple(spec_for(row.kind, row.value) for row in self.rows())

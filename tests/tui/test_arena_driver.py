@@ -1,0 +1,93 @@
+"""The Match screen's driver, without Textual: the fields read into a plan or one line
+saying what is wrong; a run's views hold what run_sprt computed, and its games are in
+the history with the run; the chart and histogram draw the figures they are given."""
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import pytest
+
+from plyground.core import PlygroundError, get_game
+from plyground.core.play.arena import GameEnded, PairCounted, run_sprt
+from plyground.core.records.history import History
+from plyground.tui.arena_driver import ArenaDriver, figure_lines, read_plan, result_line
+from plyground.tui.widgets.llr_chart import POINT, plot
+from plyground.tui.widgets.pentanomial import BAR, bars
+from tests.core.test_arena import inline_pool
+
+GAME = get_game("connect4")
+FIELDS = {"elo0": "0", "elo1": "50", "alpha": "0.05", "beta": "0.05",
+          "model": "logistic", "max_pairs": "200", "openings": ""}
+
+
+def plan(specs=("alphabeta:depth=2", "random"), seed=7, **fields):
+    return read_plan(GAME, specs, **{**FIELDS, **fields}, seed=seed)
+
+
+@pytest.mark.parametrize("specs, fields, message", [
+    (("alphabeta:depth=2", "random"), {"elo0": "5", "elo1": "5"}, "elo0 must be below elo1"),
+    (("alphabeta:depth=2", "random"), {"elo1": "five"}, "elo1: 'five' is not a number"),
+    (("alphabeta:depth=2", "random"), {"max_pairs": "0"}, "max pairs: at least 1"),
+    (("nosuchagent", "random"), {}, "Agent A: "),
+    (("random", "ttt-perfect"), {}, "Agent B: "),
+    (("random", "greedy"), {"openings": "/no/such/suite.txt"}, "Openings: "),
+])
+def test_bad_fields_are_one_line_naming_the_field(specs, fields, message):
+    with pytest.raises(PlygroundError) as error:
+        plan(specs, **fields)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_a_run_shows_what_run_sprt_computes_and_keeps_its_games():
+    chosen = plan()
+    expected = list(run_sprt(GAME, chosen.players, chosen.test, chosen.seed,
+                             inline_pool(), chosen.max_pairs, chosen.opening))
+    counted = [event.status for event in expected if isinstance(event, PairCounted)]
+    ended = [event for event in expected if isinstance(event, GameEnded)]
+    views = []
+    driver = ArenaDriver(chosen, views.append, pool=lambda game, jobs: nullcontext(
+        inline_pool()))
+    last = driver.run()
+    assert last.status == counted[-1] and last.status.result == "H1"
+    assert last.llrs == tuple(status.llr for status in counted)
+    assert [row.number for row in last.finished] == [event.result.number
+                                                     for event in ended]
+    assert last.points == sum(kind * count for kind, count
+                              in enumerate(counted[-1].counts)) / 2
+    lines = figure_lines(last)
+    assert f"LLR {counted[-1].llr:.2f}" in lines[0]
+    assert f"in {counted[-1].pairs} pairs" in lines[1]
+    assert result_line(last).startswith(f"H1 accepted after {counted[-1].pairs} pairs")
+    assert not last.running and not any(view.stopped for view in views)
+    with History() as history:
+        record = history.get(last.finished[0].history_id)
+    first = ended[0].result
+    assert record.players[first.first] == "alphabeta:depth=2"
+    assert record.headers["Run"] == f"{driver.run_id} {ended[0].job.key}"
+
+
+def test_a_stopped_run_keeps_its_finished_games_and_says_so():
+    chosen = plan(elo1="5", max_pairs="50")
+    driver = ArenaDriver(chosen, lambda view: view.finished and driver.stop(),
+                         pool=lambda game, jobs: nullcontext(inline_pool()), keep=False)
+    last = driver.run()
+    assert last.stopped and not last.running and len(last.finished) == 1
+    assert result_line(last).startswith("Stopped after 0 pairs (Esc)")
+
+
+def test_the_chart_puts_each_pair_on_its_row_between_the_bounds():
+    rows = plot([0.0, 2.0, -2.0], -2.0, 2.0, width=20, height=5)
+    gutter = len(rows[0]) - 13  # 13 columns of plot
+    assert [row[gutter:gutter + 3] for row in rows] == [
+        "╌•╌", " ││", "•┈│", "  │", "╌╌•"]
+    crowded = plot([float(n) for n in range(100)], -2.0, 2.0, width=20, height=5)
+    assert crowded[0].endswith(POINT)  # past the bound: the scale grows to the last pair
+
+
+def test_the_histogram_s_longest_bar_fills_the_room():
+    shown = bars((1, 0, 8, 4, 2), width=30)
+    assert [len(bar) for _, bar, _ in shown] == [
+        round(count * len(shown[2][1]) / 8) for count in (1, 0, 8, 4, 2)]
+    assert max(len(label + bar + count) for label, bar, count in shown) == 30
+    assert set(shown[2][1]) == {BAR}

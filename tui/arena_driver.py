@@ -1,0 +1,317 @@
+"""What runs the Match screen's SPRT: a plain class, so that it is tested without Textual.
+
+`read_plan` turns the screen's fields into an ArenaPlan, or one PlygroundError line (the
+screen shows it and starts nothing). `ArenaDriver.run` plays the plan with
+core/play/arena.run_sprt on a pool of worker processes (this machine's cores but one, so
+the app keeps a core), on the caller's thread (the screen's thread worker), stores each
+game in the history as it ends, and hands `changed` an ArenaView after every event: a
+frozen snapshot, safe to pass to the UI thread. `stop` (from any thread) cuts the games
+under way short; the finished ones are kept.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import threading
+from contextlib import AbstractContextManager, redirect_stderr
+from multiprocessing import resource_tracker
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from plyground.core import Game, PlygroundError, State
+from plyground.core.play.arena import GameEnded, PairCounted, points_of_a, run_sprt
+from plyground.core.play.openings import Suite, load_suite
+from plyground.core.play.sprt import SPRT, SprtStatus
+from plyground.core.play.tournament import GameJob, GameResult, Players, Pool, local_pool
+from plyground.core.records.history import History
+from plyground.core.records.runs import finish_run, start_run
+
+from .cli.recording import record_match_game
+from .cli.sides import game_agent
+
+SOURCE = "sprt"  # the history's source column for the Match screen's games
+NO_OPENINGS = ""  # the openings field's value for: every pair from the usual start
+LABELS = ("A", "B")
+
+
+def workers() -> int:
+    """The processes a run plays on: every core but one (the app's), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (a pool's locks need it) with the
+    process's own stderr: it hands its process `sys.stderr`'s file descriptor, and
+    inside a Textual app `sys.stderr` is a capture whose descriptor is -1, which
+    starting a process refuses (`bad value(s) in fds_to_keep`)."""
+    with redirect_stderr(sys.__stderr__):
+        resource_tracker.ensure_running()
+
+
+def number(name: str, text: str, whole: bool = False) -> float:
+    """A field's text as a number, or one line naming the field."""
+    try:
+        return int(text) if whole else float(text)
+    except ValueError:
+        kind = "a whole number" if whole else "a number"
+        raise PlygroundError(f"{name}: {text.strip()!r} is not {kind}") from None
+
+
+@dataclass(frozen=True)
+class ArenaPlan:
+    """A run to play: `players` (A, B) as `specs` name them, the test, its seed and
+    pair limit, and the openings (None: every pair from the usual start)."""
+
+    game: Game
+    specs: tuple[str, str]
+    players: Players
+    test: SPRT
+    seed: int
+    max_pairs: int
+    suite: Suite | None
+
+    def opening(self, round: int) -> str:
+        return self.suite.opening(round) if self.suite else ""
+
+    @property
+    def params(self) -> dict:
+        """What the history keeps of the run, to play its games again."""
+        test = self.test
+        return {"players": list(self.specs), "elo0": test.elo0, "elo1": test.elo1,
+                "alpha": test.alpha, "beta": test.beta, "model": test.model,
+                "max_pairs": self.max_pairs, "seed": self.seed,
+                "openings": str(self.suite.source) if self.suite else None}
+
+    @property
+    def command(self) -> str:
+        """The command line that plays the same test (the history's Event header)."""
+        test = self.test
+        words = ["plyground", "sprt", self.game.spec, *self.specs,
+                 "--elo0", f"{test.elo0:g}", "--elo1", f"{test.elo1:g}",
+                 "--alpha", f"{test.alpha:g}", "--beta", f"{test.beta:g}",
+                 "--model", test.model, "--max-pairs", str(self.max_pairs),
+                 "--seed", str(self.seed)]
+        if self.suite is not None:
+            words += ["--openings", str(self.suite.source)]
+        return shlex.join(words)
+
+
+def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: str,
+              beta: str, model: str, max_pairs: str, openings: str, seed: int
+              ) -> ArenaPlan:
+    """The plan the fields describe; PlygroundError (one line) for anything wrong: a
+    number that is not one, bounds the test refuses, an agent unknown or unable to
+    play `game`, openings that cannot be read."""
+    players = []
+    for label, spec in zip(LABELS, specs):
+        try:
+            players.append(game_agent(game, spec))
+        except PlygroundError as error:
+            raise PlygroundError(f"Agent {label}: {error}") from None
+    test = SPRT(number("elo0", elo0), number("elo1", elo1), number("alpha", alpha),
+                number("beta", beta), model)
+    pairs = int(number("max pairs", max_pairs, whole=True))
+    if pairs < 1:
+        raise PlygroundError(f"max pairs: at least 1, not {pairs}")
+    suite = None
+    if openings.strip():
+        try:
+            suite = load_suite(game, openings.strip())
+        except PlygroundError as error:
+            raise PlygroundError(f"Openings: {error}") from None
+    return ArenaPlan(game, specs, tuple(players), test, seed, pairs, suite)
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A row of the finished games' list: game `number`, its opening ("" for the
+    start), which agent moved first ("A" or "B"), A's points, the reason, and the
+    game's id in the history (None when it could not be stored)."""
+
+    number: int
+    opening: str
+    first: str
+    points: float
+    reason: str
+    history_id: int | None
+
+    @property
+    def result(self) -> str:
+        """The result for A: `1-0`, `½-½` or `0-1`, then how it ended."""
+        score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[self.points]
+        return f"{score} {self.reason}"
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """The game shown on the small board: its number, who moved first, its position,
+    and whether it is still under way (else it is the last finished game)."""
+
+    number: int
+    first: str
+    state: State
+    under_way: bool
+
+
+@dataclass(frozen=True)
+class ArenaView:
+    """What the Match screen shows of a run, at one moment."""
+
+    plan: ArenaPlan
+    llrs: tuple[float, ...] = ()  # the LLR after each counted pair
+    status: SprtStatus | None = None  # after the last counted pair
+    finished: tuple[FinishedGame, ...] = ()  # in the order they ended
+    live: LiveGame | None = None
+    running: bool = True
+    stopped: bool = False  # Esc ended it before the test did
+    error: str = ""  # what ended it otherwise (a game that failed)
+    notice: str = ""  # what the run does without (a history it cannot write)
+
+    @property
+    def points(self) -> float:
+        """A's points in the counted pairs (a pair of class k is worth k/2)."""
+        counts = self.status.counts if self.status else ()
+        return sum(kind * count for kind, count in enumerate(counts)) / 2
+
+    @property
+    def games(self) -> int:
+        return self.status.games if self.status else 0
+
+
+def result_line(view: ArenaView) -> str:
+    """How the run ended, in a line ("" while it runs)."""
+    if view.running:
+        return ""
+    status, test = view.status, view.plan.test
+    pairs = status.pairs if status else 0
+    after = f"after {pairs} pair{'s' * (pairs != 1)}"
+    if view.error:
+        return f"Stopped {after}: {view.error}"
+    if view.stopped:
+        return f"Stopped {after} (Esc): no hypothesis accepted"
+    if status is not None and status.result == "H1":
+        return f"H1 accepted {after}: A is stronger by at least {test.elo1:g} Elo"
+    if status is not None and status.result == "H0":
+        return f"H0 accepted {after}: A is not stronger by {test.elo1:g} Elo " \
+               f"(at most {test.elo0:g})"
+    return f"No decision: stopped at the limit of {view.plan.max_pairs} pairs"
+
+
+def signed(value: float) -> str:
+    return f"{value:+.1f}".replace("-", "−")
+
+
+def figure_lines(view: ArenaView) -> list[str]:
+    """The test's figures: the LLR between its bounds, A's score, Elo with its 95%
+    interval and the likelihood of superiority."""
+    test = view.plan.test
+    status = view.status
+    if status is None:
+        return [f"LLR 0.00 (bounds {test.lower:.2f}, {test.upper:.2f}) · "
+                f"elo0 {test.elo0:g}, elo1 {test.elo1:g}, α {test.alpha:g}, "
+                f"β {test.beta:g}, {test.model}", "no pair counted yet"]
+    low, high = status.interval
+    return [f"LLR {status.llr:.2f} (bounds {status.lower:.2f}, {status.upper:.2f}) · "
+            f"elo0 {test.elo0:g}, elo1 {test.elo1:g}, α {test.alpha:g}, "
+            f"β {test.beta:g}, {test.model}",
+            f"Score {view.points:g}/{view.games} for A "
+            f"({100 * view.points / view.games:.1f}%) in {status.pairs} pairs",
+            f"Elo {signed(status.elo)} (95%: {signed(low)} to {signed(high)}) · "
+            f"LOS {100 * status.los:.1f}%"]
+
+
+PoolFactory = Callable[[Game, int], AbstractContextManager[Pool]]
+
+
+@dataclass
+class ArenaDriver:
+    """Plays `plan` (`run`, blocking) and reports each change to `changed`."""
+
+    plan: ArenaPlan
+    changed: Callable[[ArenaView], None]
+    pool: PoolFactory = local_pool
+    jobs: int = field(default_factory=workers)
+    keep: bool = True  # store the games in the history
+
+    def __post_init__(self) -> None:
+        self.view = ArenaView(self.plan)
+        self.stopping = threading.Event()
+        self.running_pool: Pool | None = None
+        self.run_id: int | None = None  # the run's id in the history
+
+    def stop(self) -> None:
+        """End the run: the games under way are cut short, the finished kept."""
+        self.stopping.set()
+        if self.running_pool is not None:
+            self.running_pool.stop()
+
+    def show(self, **changes) -> None:
+        self.view = replace(self.view, **changes)
+        self.changed(self.view)
+
+    def run(self) -> ArenaView:
+        """Play the test to its end (or `stop`); the last view."""
+        plan = self.plan
+        history = self.open_history()
+        try:
+            start_resource_tracker()
+            with self.pool(plan.game, self.jobs) as pool:
+                self.running_pool = pool
+                if self.stopping.is_set():
+                    pool.stop()
+                for event in run_sprt(plan.game, plan.players, plan.test, plan.seed,
+                                      pool, plan.max_pairs, plan.opening):
+                    if self.stopping.is_set():
+                        break
+                    if isinstance(event, GameEnded):
+                        self.ended(event.job, event.result, history)
+                    elif isinstance(event, PairCounted):
+                        self.show(llrs=(*self.view.llrs, event.status.llr),
+                                  status=event.status)
+        except Exception as error:  # a stopped run's games end with SearchStopped
+            if not self.stopping.is_set():
+                self.show(running=False, error=str(error) or type(error).__name__)
+                return self.view
+        finally:
+            self.running_pool = None
+            if history is not None:
+                finish_run(history, self.run_id, "interrupted" if self.stopping.is_set()
+                           or self.view.error else "finished")
+                history.close()
+        self.show(running=False, stopped=self.stopping.is_set())
+        return self.view
+
+    def open_history(self) -> History | None:
+        """The history the games go to, with the run started in it; a run goes on
+        without one it cannot write (the list still shows its games, which then
+        cannot be opened)."""
+        if not self.keep:
+            return None
+        history = None
+        try:
+            history = History()
+            history.check_writable()
+            self.run_id = start_run(history, SOURCE, self.plan.game.spec,
+                                    self.plan.params, self.plan.command)
+            return history
+        except PlygroundError as error:
+            if history is not None:
+                history.close()
+            self.show(notice=f"The games are not kept in the history: {error}")
+            return None
+
+    def ended(self, job: GameJob, result: GameResult, history: History | None) -> None:
+        game = self.plan.game
+        history_id = None
+        if history is not None:
+            history_id = record_match_game(history, SOURCE, game, job.players, result,
+                                           self.plan.command, (self.run_id, job.key))
+        first = LABELS[result.first]
+        row = FinishedGame(result.number, job.opening, first, points_of_a(result),
+                           result.reason, history_id)
+        state = game.start()
+        for move in game.parse_line(state, result.record):
+            state = state.play(move)
+        self.show(finished=(*self.view.finished, row),
+                  live=LiveGame(result.number, first, state, under_way=False))
