@@ -246,12 +246,15 @@ def play_job(game_spec: str, job: GameJob) -> GameResult:
 @dataclass
 class Pool:
     """Where games are played: a concurrent.futures executor whose workers are warmed
-    for the game, how many games it plays at once (`size`), and `stop`, which cuts
-    short the games under way."""
+    for the game, how many games it plays at once (`size`), `stop`, which cuts
+    short the games under way, and `admit`, which raises a PlygroundError if some
+    of a game's agents cannot play there (a cluster's worker without an outside
+    agent's file), before any game with them is sent."""
 
     executor: Executor
     size: int
     stop: Callable[[], None]
+    admit: Callable[[Sequence[Agent]], None] = lambda agents: None
 
 
 @contextmanager
@@ -287,6 +290,7 @@ def run_games(game: Game, jobs: Iterable[GameJob], pool: Pool,
     def submit(count: int) -> None:
         with interrupts_deferred():  # a local pool starts its workers here
             for job in islice(pending, count):
+                pool.admit(job.players)
                 running[pool.executor.submit(play_job, game.spec, job)] = job
 
     try:
