@@ -17,13 +17,12 @@ generation:
 
 The next population is the survivors and their children. Every random draw comes
 from the training seed through `derive_seed`, per game and per crossing, so the same
-settings give the same result whatever the number of worker processes; games run on a
-process pool.
+settings give the same result whatever plays the games: this machine's worker
+processes or a Dask cluster (core/play/cluster.py).
 """
 from __future__ import annotations
 
 import itertools
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -31,8 +30,9 @@ from ..errors import PlygroundError
 from ..games.connect4 import GAME as CONNECT4
 from .strategies import GENE_NAMES, choose_column
 from ..rng import SplitMix64, derive_seed
-from ..play.spawn import interrupts_deferred, spawn_context
-from ..play.tournament import round_robin, start_worker
+from ..play.cluster import open_pool
+from ..play.spawn import interrupts_deferred
+from ..play.tournament import round_robin
 
 Genes = tuple[float, ...]
 GENE_DIGITS = 6  # genes are rounded so that a saved profile reads back the same
@@ -151,29 +151,24 @@ def crossing_pairs(survivors: int, children: int) -> list[tuple[int, int]]:
     return [pairs[k % len(pairs)] for k in range(children)]
 
 
-def train(settings: TrainingSettings, jobs: int,
-          progress: Callable[[int], None] = lambda done: None) -> Iterator[Generation]:
-    """Run the algorithm, yielding each generation as it ends. `progress(n)` is called
-    as every n work units (games pairs, crossings) finish; `units_per_generation`
-    tells how many a generation has. Closing the generator early, or Ctrl-C, stops the
-    workers."""
+def train(settings: TrainingSettings, jobs: int | None,
+          progress: Callable[[int], None] = lambda done: None,
+          cluster: str | None = None) -> Iterator[Generation]:
+    """Run the algorithm, yielding each generation as it ends, its games played by
+    `jobs` worker processes (one per core by default), or on the Dask cluster whose
+    scheduler is at `cluster`. `progress(n)` is called as every n work units (games
+    pairs, crossings) finish; `units_per_generation` tells how many a generation has.
+    Closing the generator early, or Ctrl-C, stops the workers."""
     settings.check()
     population = first_population(settings)
-    context = spawn_context()
-    stop_buffer = context.RawArray("b", 8)
-    with ProcessPoolExecutor(jobs, context, initializer=start_worker,
-                             initargs=(CONNECT4.id, stop_buffer)) as pool:
-        try:
-            for number in range(1, settings.generations + 1):
-                generation = rank(population, number, settings, pool, progress)
-                yield generation
-                if number == settings.generations:
-                    return
-                population = list(generation.ranked[:settings.survivors]) + breed(
-                    generation, number, settings, pool, progress)
-        except BaseException:
-            pool.shutdown(cancel_futures=True)
-            raise
+    with open_pool(CONNECT4, jobs, cluster) as pool:
+        for number in range(1, settings.generations + 1):
+            generation = rank(population, number, settings, pool.executor, progress)
+            yield generation
+            if number == settings.generations:
+                return
+            population = list(generation.ranked[:settings.survivors]) + breed(
+                generation, number, settings, pool.executor, progress)
 
 
 def units_per_generation(settings: TrainingSettings) -> int:

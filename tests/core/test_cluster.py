@@ -4,6 +4,7 @@ even with a worker killed mid-run; workers warmed as they join; agents from outs
 checked on every worker; one clear line when the cluster cannot be used."""
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import socket
@@ -16,6 +17,7 @@ from pathlib import Path
 import cloudpickle
 import pytest
 from distributed import Client
+from typer.testing import CliRunner
 
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
@@ -23,6 +25,8 @@ from plyground.core.errors import PlygroundError
 from plyground.core.fast import warm_up
 from plyground.core.play.cluster import ClusterError, cluster_pool, open_pool
 from plyground.core.play.tournament import round_robin, run_games, tournament_jobs
+from plyground.tui import cli
+from plyground.tui.exit_codes import USAGE_ERROR
 from tests.dask_cluster import START_SECONDS, dask_cluster
 
 GAME = get_game("connect4")
@@ -152,3 +156,38 @@ def test_the_local_pool_never_imports_dask():
                          timeout=START_SECONDS)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "[]"
+
+
+def executed(dask_worker) -> int:
+    """On a worker: how many tasks it has run."""
+    return dask_worker.state.executed_count
+
+
+def train(tmp_path, name: str, *where: str):
+    """`plyground train` of a small population; the profile it saves, or its result."""
+    out = tmp_path / name / "best.json"
+    out.parent.mkdir()
+    result = CliRunner().invoke(cli.app, [
+        "train", "connect4-ga", "--population", "4", "--generations", "2",
+        "--survivors", "2", "--seed", "5", "--out", str(out), *where])
+    return out.read_bytes() if result.exit_code == 0 else result
+
+
+def test_training_on_the_cluster_saves_the_profile_trained_here(cluster, tmp_path,
+                                                                 monkeypatch):
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path / "installed"))
+    with Client(cluster.address, set_as_default=False) as client:
+        before = sum(client.run(executed).values())
+        on_cluster = train(tmp_path, "cluster", "--cluster", cluster.address)
+        assert sum(client.run(executed).values()) > before  # the workers played them
+    assert on_cluster == train(tmp_path, "here", "--jobs", "2")
+
+
+def test_train_without_a_scheduler_there_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_PROFILES", str(tmp_path / "installed"))
+    address = f"tcp://127.0.0.1:{free_port()}"
+    result = train(tmp_path, "nowhere", "--cluster", address)
+    assert result.exit_code == USAGE_ERROR
+    assert result.stderr.strip().splitlines() == [
+        f"error: cannot reach the Dask scheduler at {address}: "
+        f"{os.strerror(errno.ECONNREFUSED)}"]

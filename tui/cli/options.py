@@ -58,3 +58,9 @@ Seed = Annotated[Optional[int], typer.Option(
          "reproduces the run)", show_default=False)]
 Jobs = Annotated[Optional[int], typer.Option(
     min=1, help="worker processes (default: one per core)", show_default=False)]
+Cluster = Annotated[Optional[str], typer.Option(
+    metavar="tcp://HOST:PORT", show_default=False,
+    help="play the games on a Dask cluster: the address of a scheduler you started "
+         "(`dask scheduler`, and `dask worker ADDRESS --nthreads 1` on each machine); "
+         "needs the cluster extra: pip install 'plyground\\[cluster]' (see "
+         "docs/cluster.md). Without it, the games run on this machine")]

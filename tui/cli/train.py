@@ -7,7 +7,6 @@ menu offers it). Ctrl-C stops it cleanly and keeps the best profile so far.
 """
 from __future__ import annotations
 
-import os
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -27,7 +26,7 @@ from plyground.core.ga.trainer import (Generation, TrainingSettings, train,
                                        units_per_generation)
 
 from ..exit_codes import INTERRUPTED
-from .options import Force, refusal
+from .options import Cluster, Force, refusal
 
 TRAINERS = ("connect4-ga",)
 CHART_WIDTH = 40
@@ -82,6 +81,7 @@ def train_command(
     jobs: Annotated[Optional[int], typer.Option(
         min=1, help="worker processes (default: one per core)", show_default=False)] = None,
     force: Force = False,
+    cluster: Cluster = None,
 ) -> None:
     """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent.
 
@@ -113,8 +113,8 @@ def train_command(
         with progress:
             task = progress.add_task("training",
                                      total=generations * units_per_generation(settings))
-            run = train(settings, jobs or os.cpu_count() or 1,
-                        lambda done: progress.advance(task, done))
+            run = train(settings, jobs, lambda done: progress.advance(task, done),
+                        cluster)
             with closing(run):
                 for generation in run:
                     finished.append(generation)
