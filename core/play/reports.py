@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass
 from typing import Iterable
 
 from .ratings import elo_ratings
-from .tournament import (GameResult, Tally, cross_table, pair_seed, round_robin, scores,
-                         tally)
+from .tournament import (GameResult, Tally, cross_table, gauntlet, pair_seed, round_robin,
+                         scores, tally)
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,14 @@ def forfeits(specs: list[str], lost: Iterable[tuple[int, str]]) -> list[Forfeit]
 class MatchReport:
     """Two agents over many games. A game's `first` and `winner` are 0 (the first
     agent) or 1; its `reason` says how it ended; `fault` is the forfeiting agent's (the
-    loser's)."""
+    loser's); `opening`, the line it started from."""
 
     game: str  # the game's spec
     agents: tuple[str, str]  # the specs as typed
     seed: int
     command: str  # the command that replays the match
     results: list[GameResult]  # by number
+    openings: str | None = None  # the opening suite's name or path
 
     @property
     def totals(self) -> tuple[Tally, Tally]:
@@ -57,6 +58,7 @@ class MatchReport:
             "agents": list(self.agents),
             "seed": self.seed,
             "command": self.command,
+            "openings": self.openings,
             "results": [asdict(result) for result in self.results],
             "totals": [{"agent": spec, **asdict(total), "points": total.points,
                         "score": total.score}
@@ -82,9 +84,10 @@ class Standing:
 
 @dataclass(frozen=True)
 class TournamentReport:
-    """Every pair of agents in a match. Agents are numbered from 0 in the order given;
-    a pair's games have `first` and `winner` 0 (the pair's first agent) or 1.
-    `cross_table[a][b]` is agent a's tally against b (None on the diagonal);
+    """Every pair of agents in a match, or in a gauntlet the `challenger` (an index)
+    against each other agent. Agents are numbered from 0 in the order given; a pair's
+    games have `first` and `winner` 0 (the pair's first agent) or 1.
+    `cross_table[a][b]` is agent a's tally against b (None where they did not meet);
     `ratings` go best first."""
 
     game: str  # the game's spec
@@ -93,21 +96,26 @@ class TournamentReport:
     seed: int
     command: str  # the command that replays the tournament
     results: list[tuple[int, GameResult]]  # (pair, game), by pair and number
+    challenger: int | None = None
+    openings: str | None = None  # the opening suite's name or path
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        return round_robin(len(self.agents))
+        if self.challenger is None:
+            return round_robin(len(self.agents))
+        return gauntlet(len(self.agents), self.challenger)
 
     @property
     def cross_table(self) -> list[list[Tally | None]]:
-        return cross_table(len(self.agents), self.results)
+        return cross_table(len(self.agents), self.results, self.pairs)
 
     @property
     def ratings(self) -> list[Standing]:
         players = len(self.agents)
         rows = []
         for agent, (rating, row) in enumerate(zip(
-                elo_ratings(players, scores(players, self.results)), self.cross_table)):
+                elo_ratings(players, scores(players, self.results, self.pairs)),
+                self.cross_table)):
             tallies = [cell for cell in row if cell is not None]
             played, points = sum(t.games for t in tallies), sum(t.points for t in tallies)
             rows.append((agent, rating, played, points))
@@ -129,6 +137,8 @@ class TournamentReport:
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
             "command": self.command,
+            "gauntlet": None if self.challenger is None else self.agents[self.challenger],
+            "openings": self.openings,
             "pairs": [{"agents": list(pair), "seed": pair_seed(self.seed, index),
                        "results": [asdict(result) for played, result in self.results
                                    if played == index]}

@@ -379,7 +379,7 @@ DEMO = ("demo", "connect4", "--x", "greedy", "--o", "greedy")
     (("match", "connect4", "--first", "random", "--second", "random", "--games", "0"),
      "'--games'"),
     (("match", "connect4", "--first", "random", "--second", "random"),
-     "Missing option '--games'"),
+     "a match needs --games (or --resume RUN)"),
 ])
 def test_bad_input_gives_one_error_line_and_exit_code_2(launches, args, message):
     result = invoke(*args)

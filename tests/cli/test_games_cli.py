@@ -13,8 +13,7 @@ from plyground.core.records.history import History, history_path
 from plyground.core.records.record import format_record, load_record, parse_record
 from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
-from plyground.tui.cli import match as match_command, runs
-from plyground.tui.cli import tournament as tournament_command
+from plyground.tui.cli import runs
 
 GAME = get_game("connect4")
 DEMO = ("demo", "connect4", "--x", "random", "--o", "greedy", "--quiet", "--seed", "3")
@@ -89,10 +88,8 @@ def test_a_demo_records_its_game():
 def test_no_record_records_nothing(monkeypatch):
     won = GameResult(1, 0, 0, "X connects four", "1212121", 7)
     # in place of playing the games in worker processes: one won game
-    monkeypatch.setattr(match_command, "run_match",
-                        lambda *args: (result for result in [won]))
-    monkeypatch.setattr(tournament_command, "run_tournament",
-                        lambda *args: (pair for pair in [(0, won)]))
+    monkeypatch.setattr(runs, "run_games",
+                        lambda game, jobs, pool: (played for played in [(jobs[0], won)]))
     tournament = ("tournament", "connect4", "--agents", "random", "greedy", "--games", "1")
     for command in (DEMO, MATCH, tournament):
         ok(*command, "--no-record")
@@ -146,10 +143,10 @@ def test_ctrl_c_in_a_demo_records_the_game_so_far(monkeypatch):
 
 
 def test_ctrl_c_in_a_match_records_the_games_finished(monkeypatch):
-    def three_games(game, players, games, seed, jobs):
-        yield GameResult(2, 1, 1, "X connects four", "1212121", 7)
-        yield GameResult(1, 0, None, "the board is full", "4", 1)
-        yield GameResult(3, 0, 0, "X connects four", "4", 1)
+    def three_games(game, jobs, pool):
+        yield jobs[1], GameResult(2, 1, 1, "X connects four", "1212121", 7)
+        yield jobs[0], GameResult(1, 0, None, "the board is full", "4", 1)
+        yield jobs[2], GameResult(3, 0, 0, "X connects four", "4", 1)
 
     shown = []
 
@@ -158,7 +155,7 @@ def test_ctrl_c_in_a_match_records_the_games_finished(monkeypatch):
         if len(shown) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(match_command, "run_match", three_games)
+    monkeypatch.setattr(runs, "run_games", three_games)
     monkeypatch.setattr(runs.Progress, "advance", advance)
     assert invoke(*MATCH).exit_code == 130
     games = listed()

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from plyground.core import get_game
 from plyground.core.play.tournament import GameResult
 from plyground.tui import cli
-from plyground.tui.cli import match as match_command, runs
+from plyground.tui.cli import runs
 
 GAME = get_game("connect4")
 GAMES = 6
@@ -102,11 +102,12 @@ def test_the_table_ends_with_a_command_that_reproduces_it():
 def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
     closed = []
 
-    def two_games(game, players, games, seed, jobs):
+    def two_games(game, jobs, pool):
+        job = {job.number: job for job in jobs}
         try:
-            yield GameResult(2, 1, 1, "X connects four", "1212121", 7)
-            yield GameResult(1, 0, None, "the board is full", "4", 1)
-            yield GameResult(3, 0, 0, "X connects four", "4", 1)
+            yield job[2], GameResult(2, 1, 1, "X connects four", "1212121", 7)
+            yield job[1], GameResult(1, 0, None, "the board is full", "4", 1)
+            yield job[3], GameResult(3, 0, 0, "X connects four", "4", 1)
         finally:
             closed.append(True)
 
@@ -117,12 +118,14 @@ def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
         if len(advanced) == 2:  # Ctrl-C while the second result is shown
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(match_command, "run_match", two_games)
+    monkeypatch.setattr(runs, "run_games", two_games)
     monkeypatch.setattr(runs.Progress, "advance", advance)
     result = invoke(*MATCH, "--json")
     assert result.exit_code == 130
     *progress, last = result.stderr.splitlines()
-    assert last == f"interrupted after 2 of {GAMES} games"
+    run = re.fullmatch(rf"interrupted after 2 of {GAMES} games; resume with: "
+                       r"plyground match --resume (\d+)", last)
+    assert run, last
     assert len(progress) == 1 and progress[0].startswith(f"[1/{GAMES}, ")  # the game shown
     assert closed == [True]  # the match was told to stop
     report = json.loads(result.stdout)
@@ -144,7 +147,8 @@ def said_winner(agents: list[str], game: dict) -> str:
 def test_with_no_terminal_each_finished_game_is_a_line_on_stderr(seeded_run, report):
     """Progress for a log or a pipe: a line a game on stderr, so that the JSON on
     stdout stays clean (it parsed above), each line agreeing with the report."""
-    lines = seeded_run.stderr.splitlines()
+    *lines, run = seeded_run.stderr.splitlines()
+    assert re.fullmatch(r"run \d+", run)  # its number in the game history
     assert len(lines) == GAMES
     by_number = {}
     for done, line in enumerate(lines, 1):

@@ -12,7 +12,7 @@ from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.play.tournament import GameResult, match_game, pair_seed
 from plyground.tui import cli
-from plyground.tui.cli import tournament as tournament_command
+from plyground.tui.cli import runs
 
 GAME = get_game("connect4")
 AGENTS = ["random", "greedy", "minimax:depth=1"]
@@ -29,7 +29,8 @@ def json_of(*args: str) -> str:
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.output
     # with no terminal, a progress line a game on stderr, the pair's agents named
-    lines = result.stderr.splitlines()
+    *lines, run = result.stderr.splitlines()
+    assert run.startswith("run ")
     report = json.loads(result.stdout)
     assert len(lines) == sum(len(pair["results"]) for pair in report["pairs"])
     for pair in report["pairs"]:
@@ -122,19 +123,21 @@ def test_bad_agents_are_one_error_line(args, message):
 def test_ctrl_c_stops_the_tournament_and_reports_the_games_finished(monkeypatch):
     closed = []
 
-    def two_games(game, players, games, seed, jobs):
+    def two_games(game, jobs, pool):
+        job = {job.key: job for job in jobs}
         try:
-            yield 2, GameResult(1, 0, 0, "X connects four", "4", 1)
-            yield 0, GameResult(2, 1, None, "the board is full", "4", 1)
+            yield job["2:1"], GameResult(1, 0, 0, "X connects four", "4", 1)
+            yield job["0:2"], GameResult(2, 1, None, "the board is full", "4", 1)
             raise KeyboardInterrupt  # Ctrl-C while the pool plays the other games
         finally:
             closed.append(True)
 
-    monkeypatch.setattr(tournament_command, "run_tournament", two_games)
+    monkeypatch.setattr(runs, "run_games", two_games)
     result = invoke(*TOURNAMENT, "--json")
     assert result.exit_code == 130
     *progress, last = result.stderr.splitlines()
-    assert last == f"interrupted after 2 of {3 * GAMES} games"
+    assert last.startswith(f"interrupted after 2 of {3 * GAMES} games; resume with: "
+                           "plyground tournament --resume ")
     assert [line.split(",")[0] for line in progress] == ["[1/6", "[2/6"]  # both finished
     assert closed == [True]
     report = json.loads(result.stdout)

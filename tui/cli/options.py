@@ -39,10 +39,10 @@ def describe_game(entry: GameEntry) -> str:
     return f"{entry.id} ({'; '.join(details)})"
 
 
-GameSpec = Annotated[str, typer.Argument(
-    metavar="GAME", show_default=False,
-    help="the game, as id or id:option=value,...: "
-         + "; ".join(describe_game(entry) for entry in game_entries()))]
+GAME_HELP = ("the game, as id or id:option=value,...: "
+             + "; ".join(describe_game(entry) for entry in game_entries()))
+GameSpec = Annotated[str, typer.Argument(metavar="GAME", show_default=False,
+                                         help=GAME_HELP)]
 Position = Annotated[Optional[str], typer.Option(
     help="start from this position, in the game's notation ("
          + "; ".join(f"{entry.title}: {entry.notation}" for entry in game_entries()

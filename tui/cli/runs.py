@@ -1,30 +1,137 @@
-"""What match and tournament share: the progress of many games on stderr, the line an
-interruption ends with, and the parts of their text reports alike."""
+"""What match and tournament share: playing a run's games (new or resumed), each kept
+in the game history as it ends, their progress on stderr, the line an interruption
+ends with, and the parts of their text reports alike."""
 from __future__ import annotations
 
 import sys
 import time
 from contextlib import closing
-from typing import Callable, Iterator, TypeVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn)
 
-from plyground.core.play.tournament import GameResult
+from plyground.core import Game, PlygroundError
+from plyground.core.play.openings import load_suite, names_a_file
+from plyground.core.play.tournament import GameJob, GameResult, local_pool, run_games
+from plyground.core.records.history import History
+from plyground.core.records.runs import finish_run, run_results, start_run
 
 from ..exit_codes import INTERRUPTED
+from .options import GAME_HELP
+from .recording import record_match_game, recorded
 
 T = TypeVar("T")
 
+RunGame = Annotated[Optional[str], typer.Argument(
+    metavar="[GAME]", show_default=False,
+    help=GAME_HELP + " (with --resume, the run's: leave it out)")]
+Resume = Annotated[Optional[int], typer.Option(
+    "--resume", metavar="RUN", show_default=False,
+    help="go on with the run RUN (its number, printed at the end and by Ctrl-C): play "
+         "only the games it has not kept, then report on all of them; the other "
+         "options come from the run (give one only as the run has it)")]
+Openings = Annotated[Optional[str], typer.Option(
+    "--openings", metavar="NAME|FILE", show_default=False,
+    help="play the games in pairs from an opening suite's positions, each twice with "
+         "the colours swapped (--games must be even): a shipped suite's name "
+         "(balanced) or a suite file (see `plyground openings`)")]
+
+
+def openings_option(text: str | None) -> str | None:
+    """--openings as a run keeps it: a shipped suite's name, or a file's full path
+    (so that the run resumes from any folder)."""
+    if text is None or not names_a_file(text.strip()):
+        return None if text is None else text.strip()
+    return str(Path(text.strip()).expanduser().resolve())
+
+
+def opening_lines(game: Game, openings: str | None, games: int
+                  ) -> Callable[[int], str] | None:
+    """Round r's opening of the suite `openings` (None without one)."""
+    if openings is None:
+        return None
+    if games % 2:
+        raise PlygroundError(f"--openings plays the games in pairs, each opening with the "
+                             f"colours swapped: give an even --games, not {games}")
+    return load_suite(game, openings).opening
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A run of games to play: its `kind` (match, tournament), the `params` and
+    `command` stored with it, its `jobs`, and per job the agents' specs (`names`,
+    player 0's first) and the Event its record gets (`event`)."""
+
+    kind: str
+    game: Game
+    params: dict
+    command: str
+    jobs: list[GameJob]
+    names: Callable[[GameJob], Sequence[str]]
+    event: Callable[[GameJob], str]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A run's games played: all it holds, stored earlier or now, by match and number
+    (each key once); of how many; its id in the history (None without one); and
+    whether Ctrl-C cut it short."""
+
+    results: list[tuple[GameJob, GameResult]]
+    total: int
+    run: int | None
+    interrupted: bool
+
+
+def play_run(plan: RunPlan, history: History | None, resume: int | None, workers: int,
+             quiet: bool) -> Played:
+    """Play the plan's games on `workers` processes, each kept in `history` with the
+    run as it ends; resuming the run `resume`, only the games it has not kept."""
+    if history is None:
+        run = None
+    elif resume is None:
+        run = start_run(history, plan.kind, plan.game.spec, plan.params, plan.command)
+    else:
+        run = resume
+        finish_run(history, run, "running")
+    kept = run_results(history, run) if resume is not None else {}
+    todo = [job for job in plan.jobs if job.key not in kept]
+
+    def store(item: tuple[GameJob, GameResult]) -> None:
+        job, result = item
+        record_match_game(history, plan.kind, plan.game, job.players, result,
+                          plan.event(job), None if run is None else (run, job.key))
+
+    new: list[tuple[GameJob, GameResult]] = []
+    interrupted = False
+    if todo:
+        with local_pool(plan.game, workers) as pool:
+            new, interrupted = collect(
+                recorded(run_games(plan.game, todo, pool), store), len(plan.jobs), quiet,
+                lambda item: game_line(plan.names(item[0]), item[1]), len(kept))
+    if run is not None:
+        finish_run(history, run, "interrupted" if interrupted else "finished")
+        kept = run_results(history, run)  # what the run holds, each key once
+    else:
+        kept = {job.key: result for job, result in new}
+    jobs = {job.key: job for job in plan.jobs}
+    results = sorted(((jobs[key], result) for key, result in kept.items()),
+                     key=lambda item: (item[0].match, item[0].number))
+    return Played(results, len(plan.jobs), run, interrupted)
+
 
 def collect(running: Iterator[T], total: int, quiet: bool,
-            describe: Callable[[T], str]) -> tuple[list[T], bool]:
-    """The results of `total` games as `running` yields them, and whether Ctrl-C cut
-    them short, which stops the games under way. Progress goes to stderr: a bar when
-    it is a terminal (unless `quiet`), else a line per finished game (`describe`
-    says the game), so a log or a pipe shows the match moving."""
+            describe: Callable[[T], str], done: int = 0) -> tuple[list[T], bool]:
+    """The results of `total` games, `done` of them played before, as `running`
+    yields them, and whether Ctrl-C cut them short, which stops the games under way.
+    Progress goes to stderr: a bar when it is a terminal (unless `quiet`), else a line
+    per finished game (`describe` says the game), so a log or a pipe shows the match
+    moving."""
     stderr = Console(stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=stderr, transient=True,
@@ -33,12 +140,12 @@ def collect(running: Iterator[T], total: int, quiet: bool,
     started = time.monotonic()
     try:
         with progress, closing(running):
-            task = progress.add_task("games", total=total)
+            task = progress.add_task("games", total=total, completed=done)
             for result in running:
                 results.append(result)
                 progress.advance(task)
                 if not stderr.is_terminal:
-                    print(f"[{len(results)}/{total}, {time.monotonic() - started:.0f} s] "
+                    print(f"[{done + len(results)}/{total}, {time.monotonic() - started:.0f} s] "
                           f"{describe(result)}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         return results, True
@@ -60,10 +167,18 @@ def game_line(specs: tuple[str, str] | list[str], result: GameResult) -> str:
     return f"game {result.number}: {said}, {result.reason}, {plies}"
 
 
-def exit_if_interrupted(interrupted: bool, played: int, total: int) -> None:
-    if interrupted:
-        print(f"interrupted after {played} of {total} games", file=sys.stderr)
+def end_run(played: Played, kind: str) -> None:
+    """The run's last line on stderr, which names it in the history (the report
+    on stdout is the same whether the run went straight or resumed); after Ctrl-C,
+    the interruption's exit code and how to go on."""
+    if played.interrupted:
+        resume = ("" if played.run is None
+                  else f"; resume with: plyground {kind} --resume {played.run}")
+        print(f"interrupted after {len(played.results)} of {played.total} games{resume}",
+              file=sys.stderr)
         raise typer.Exit(INTERRUPTED)
+    if played.run is not None:
+        print(f"run {played.run}", file=sys.stderr)
 
 
 def print_forfeits(report: dict) -> None:

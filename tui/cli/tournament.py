@@ -13,14 +13,15 @@ from rich.text import Text
 
 from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.play.reports import TournamentReport
-from plyground.core.play.tournament import (GameResult, local_pool, round_robin,
-                                            run_tournament)
+from plyground.core.play.tournament import gauntlet as gauntlet_pairs
+from plyground.core.play.tournament import round_robin, tournament_jobs
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import GameSpec, Jobs, NoRecord, Seed
-from .recording import history_for, record_match_game, recorded
-from .runs import collect, exit_if_interrupted, game_line, percent, print_forfeits
+from .options import Jobs, NoRecord, Seed
+from .recording import history_for, run_params
+from .runs import (Openings, Resume, RunGame, RunPlan, end_run,
+                   opening_lines, openings_option, percent, play_run, print_forfeits)
 from .sides import game_agent
 
 
@@ -59,14 +60,45 @@ def print_tournament(game: Game, report: dict) -> None:
     typer.echo("reproduce: " + report["command"])  # on one line, to copy whole
 
 
+def tournament_command(game: Game, params: dict) -> str:
+    """The command that replays the tournament."""
+    optional = [(option, params[name]) for option, name in (
+        ("--gauntlet", "gauntlet"), ("--openings", "openings")) if params[name]]
+    return shlex.join(["plyground", "tournament", game.spec, "--agents", *params["agents"],
+                       "--games", str(params["games"]), "--seed", str(params["seed"]),
+                       *(word for pair in optional for word in pair)])
+
+
+def tournament_agents(specs: list[str], challenger: str | None) -> list[str] | None:
+    """The agents as typed (None if none were), the gauntlet's challenger first if
+    --agents leaves it out; checked."""
+    if not specs and challenger is None:
+        return None
+    if challenger is not None and challenger not in specs:
+        specs = [challenger, *specs]
+    if len(specs) < 2:
+        raise PlygroundError("a tournament needs two agents or more: --agents A B ...")
+    if len(set(specs)) < len(specs):
+        raise PlygroundError("every agent of a tournament must be named once")
+    return specs
+
+
 def tournament(
     ctx: typer.Context,
-    game_spec: GameSpec,
+    game_spec: RunGame = None,
     agents: Annotated[Optional[list[str]], typer.Option(
         "--agents", metavar="AGENT...", show_default=False,
         help="the agents, two or more: --agents random greedy mcts:time=0.2, or "
              "--agents repeated")] = None,
-    games: Annotated[int, typer.Option(min=1, help="how many games each pair plays")] = 10,
+    games: Annotated[Optional[int], typer.Option(
+        min=1, help="how many games each pair plays [default: 10]",
+        show_default=False)] = None,
+    gauntlet: Annotated[Optional[str], typer.Option(
+        "--gauntlet", metavar="AGENT", show_default=False,
+        help="play AGENT against each other agent only (it joins --agents if they leave "
+             "it out): --gauntlet mybot.py:Bot --agents greedy mcts:time=0.2")] = None,
+    openings: Openings = None,
+    resume: Resume = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: each pair's games, the cross table, "
         "the ratings and the forfeits")] = False,
@@ -78,40 +110,45 @@ def tournament(
 
     Each pair plays a match (see `match`) with a seed derived from the
     tournament's; games run in parallel worker processes. Prints the cross
-    table and Elo ratings, best first (± is one standard error).
-    Ctrl-C stops the tournament and reports the games finished. Each game
-    goes to the game history as it ends (unless --no-record).
+    table and Elo ratings, best first (± is one standard error). With
+    --gauntlet, one agent plays each of the others and they do not meet.
+    Each game goes to the game history as it ends, with the tournament's run
+    (unless --no-history). Ctrl-C stops the tournament, reports the games
+    finished and says how to go on with --resume.
+
+    Examples: plyground tournament connect4 --agents random greedy
+    mcts:time=0.2 --games 4 --openings balanced; plyground tournament connect4
+    --gauntlet greedy --agents random minimax:depth=2; plyground tournament
+    --resume 12
     """
+    typed = [spec.strip() for spec in [*(agents or []), *ctx.args]]  # as typed, see match
+    challenger = gauntlet and gauntlet.strip()
+    given = {"agents": tournament_agents(typed, challenger), "games": games,
+             "seed": seed, "gauntlet": challenger, "openings": openings_option(openings)}
+    game_spec, params = run_params(resume, "tournament", game_spec, given, no_record)
+    if game_spec is None or params["agents"] is None:
+        raise PlygroundError("a tournament needs a game and --agents A B ... "
+                             "(or --resume RUN)")
     game = parse_game(game_spec)
-    specs = [spec.strip() for spec in [*(agents or []), *ctx.args]]  # as typed, see match
-    if len(specs) < 2:
-        raise PlygroundError("a tournament needs two agents or more: --agents A B ...")
-    if len(set(specs)) < len(specs):
-        raise PlygroundError("every agent of a tournament must be named once")
+    params = {**params, "games": params["games"] or 10,
+              "seed": fresh_seed() if params["seed"] is None else params["seed"]}
+    specs = params["agents"]
     players = [game_agent(game, spec) for spec in specs]
-    if seed is None:
-        seed = fresh_seed()
-    command = shlex.join(["plyground", "tournament", game.spec, "--agents", *specs,
-                          "--games", str(games), "--seed", str(seed)])
-    pairs = round_robin(len(specs))
-    total = games * len(pairs)
-
-    def record(result: tuple[int, GameResult]) -> None:
-        pair, played = result
-        a, b = pairs[pair]
-        record_match_game(history, "tournament", game, (players[a], players[b]), played,
-                          f"{command}: {specs[a]} v {specs[b]}")
-
-    with history_for(not no_record) as history, \
-            local_pool(game, jobs or os.cpu_count() or 1) as pool:
-        results, interrupted = collect(recorded(
-            run_tournament(game, players, games, seed, pool),
-            record), total, as_json,
-            lambda result: game_line([specs[a] for a in pairs[result[0]]], result[1]))
-    results.sort(key=lambda result: (result[0], result[1].number))
-    report = TournamentReport(game.spec, specs, games, seed, command, results).to_json()
+    command = tournament_command(game, params)
+    index = None if params["gauntlet"] is None else specs.index(params["gauntlet"])
+    pairs = round_robin(len(specs)) if index is None else gauntlet_pairs(len(specs), index)
+    plan = RunPlan("tournament", game, params, command, tournament_jobs(
+        players, params["games"], params["seed"], pairs,
+        opening_lines(game, params["openings"], params["games"])),
+        lambda job: [specs[a] for a in pairs[job.match]],
+        lambda job: f"{command}: {' v '.join(specs[a] for a in pairs[job.match])}")
+    with history_for(not no_record) as history:
+        played = play_run(plan, history, resume, jobs or os.cpu_count() or 1, as_json)
+    results = [(job.match, result) for job, result in played.results]
+    report = TournamentReport(game.spec, specs, params["games"], params["seed"], command,
+                              results, index, params["openings"]).to_json()
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
         print_tournament(game, report)
-    exit_if_interrupted(interrupted, len(results), total)
+    end_run(played, "tournament")
