@@ -3,7 +3,6 @@ processes; the totals (core/play/reports.py), as a table or as JSON."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 from typing import Annotated, Optional
 
@@ -17,7 +16,7 @@ from plyground.core.play.tournament import match_jobs
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import Jobs, NoRecord, Seed
+from .options import Cluster, Jobs, NoRecord, Seed
 from .recording import history_for, run_params
 from .runs import (Openings, Resume, RunGame, RunPlan, end_run,
                    opening_lines, openings_option, percent, play_run, print_forfeits)
@@ -66,6 +65,7 @@ def match(
     openings: Openings = None,
     resume: Resume = None,
     jobs: Jobs = None,
+    cluster: Cluster = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
         "for the --first agent, 1 for --second; how it ended; its opening), the totals "
@@ -83,8 +83,10 @@ def match(
     it ends, with the match's run (unless --no-history). Ctrl-C stops the match,
     reports the games finished and says how to go on with --resume.
 
-    Examples: plyground match connect4 --first greedy --second random --games 4
-    --openings balanced; plyground match --resume 12
+    Examples: plyground match connect4 --first greedy --second random
+    --games 4 --openings balanced
+
+    plyground match --resume 12 (the run Ctrl-C stopped)
     """
     # As typed: the canonical spec drops a setting given at its default value
     # (random:seed=0 is written random), and the rerun would then derive that seed.
@@ -106,7 +108,7 @@ def match(
         opening_lines(game, params["openings"], params["games"])),
         lambda job: specs, lambda job: command)
     with history_for(not no_record) as history:
-        played = play_run(plan, history, resume, jobs or os.cpu_count() or 1, as_json)
+        played = play_run(plan, history, resume, jobs, cluster, as_json)
     results = [result for _, result in played.results]
     report = MatchReport(game.spec, specs, params["seed"], command, results,
                          params["openings"]).to_json()

@@ -16,8 +16,9 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn)
 
 from plyground.core import Game, PlygroundError
+from plyground.core.play.cluster import open_pool
 from plyground.core.play.openings import load_suite, names_a_file
-from plyground.core.play.tournament import GameJob, GameResult, local_pool, run_games
+from plyground.core.play.tournament import GameJob, GameResult, run_games
 from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, run_results, start_run
 
@@ -28,7 +29,7 @@ from .recording import record_match_game, recorded
 T = TypeVar("T")
 
 RunGame = Annotated[Optional[str], typer.Argument(
-    metavar="[GAME]", show_default=False,
+    metavar="GAME", show_default=False,
     help=GAME_HELP + " (with --resume, the run's: leave it out)")]
 Resume = Annotated[Optional[int], typer.Option(
     "--resume", metavar="RUN", show_default=False,
@@ -88,10 +89,11 @@ class Played:
     interrupted: bool
 
 
-def play_run(plan: RunPlan, history: History | None, resume: int | None, workers: int,
-             quiet: bool) -> Played:
-    """Play the plan's games on `workers` processes, each kept in `history` with the
-    run as it ends; resuming the run `resume`, only the games it has not kept."""
+def play_run(plan: RunPlan, history: History | None, resume: int | None,
+             workers: int | None, cluster: str | None, quiet: bool) -> Played:
+    """Play the plan's games on `workers` processes here, or on the Dask `cluster`,
+    each kept in `history` with the run as it ends; resuming the run `resume`, only
+    the games it has not kept."""
     if history is None:
         run = None
     elif resume is None:
@@ -110,7 +112,7 @@ def play_run(plan: RunPlan, history: History | None, resume: int | None, workers
     new: list[tuple[GameJob, GameResult]] = []
     interrupted = False
     if todo:
-        with local_pool(plan.game, workers) as pool:
+        with open_pool(plan.game, workers, cluster) as pool:
             new, interrupted = collect(
                 recorded(run_games(plan.game, todo, pool), store), len(plan.jobs), quiet,
                 lambda item: game_line(plan.names(item[0]), item[1]), len(kept))

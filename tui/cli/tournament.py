@@ -3,7 +3,6 @@ Elo ratings (core/play/reports.py), as tables or as JSON."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 from typing import Annotated, Optional
 
@@ -18,7 +17,7 @@ from plyground.core.play.tournament import round_robin, tournament_jobs
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import Jobs, NoRecord, Seed
+from .options import Cluster, Jobs, NoRecord, Seed
 from .recording import history_for, run_params
 from .runs import (Openings, Resume, RunGame, RunPlan, end_run,
                    opening_lines, openings_option, percent, play_run, print_forfeits)
@@ -91,7 +90,7 @@ def tournament(
         help="the agents, two or more: --agents random greedy mcts:time=0.2, or "
              "--agents repeated")] = None,
     games: Annotated[Optional[int], typer.Option(
-        min=1, help="how many games each pair plays [default: 10]",
+        min=1, help="how many games each pair plays (default: 10)",
         show_default=False)] = None,
     gauntlet: Annotated[Optional[str], typer.Option(
         "--gauntlet", metavar="AGENT", show_default=False,
@@ -104,6 +103,7 @@ def tournament(
         "the ratings and the forfeits")] = False,
     seed: Seed = None,
     jobs: Jobs = None,
+    cluster: Cluster = None,
     no_record: NoRecord = False,
 ) -> None:
     """Play every pair of agents against each other, colours alternating; rate them.
@@ -117,9 +117,12 @@ def tournament(
     finished and says how to go on with --resume.
 
     Examples: plyground tournament connect4 --agents random greedy
-    mcts:time=0.2 --games 4 --openings balanced; plyground tournament connect4
-    --gauntlet greedy --agents random minimax:depth=2; plyground tournament
-    --resume 12
+    mcts:time=0.2 --games 4 --openings balanced
+
+    plyground tournament connect4 --gauntlet greedy --agents random
+    minimax:depth=2 (greedy against each of the others)
+
+    plyground tournament --resume 12 (the run Ctrl-C stopped)
     """
     typed = [spec.strip() for spec in [*(agents or []), *ctx.args]]  # as typed, see match
     challenger = gauntlet and gauntlet.strip()
@@ -143,7 +146,7 @@ def tournament(
         lambda job: [specs[a] for a in pairs[job.match]],
         lambda job: f"{command}: {' v '.join(specs[a] for a in pairs[job.match])}")
     with history_for(not no_record) as history:
-        played = play_run(plan, history, resume, jobs or os.cpu_count() or 1, as_json)
+        played = play_run(plan, history, resume, jobs, cluster, as_json)
     results = [(job.match, result) for job, result in played.results]
     report = TournamentReport(game.spec, specs, params["games"], params["seed"], command,
                               results, index, params["openings"]).to_json()
