@@ -216,7 +216,8 @@ def figure_lines(view: ArenaView) -> list[str]:
             f"elo0 {test.elo0:g}, elo1 {test.elo1:g}, α {test.alpha:g}, "
             f"β {test.beta:g}, {test.model}",
             f"Score {view.points:g}/{view.games} for A "
-            f"({100 * view.points / view.games:.1f}%) in {status.pairs} pairs",
+            f"({100 * view.points / view.games:.1f}%) in {status.pairs} "
+            f"pair{'s' * (status.pairs != 1)}",
             f"Elo {signed(status.elo)} (95%: {signed(low)} to {signed(high)}) · "
             f"LOS {100 * status.los:.1f}%"]
 
