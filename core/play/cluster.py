@@ -120,6 +120,5 @@ def refuse_missing(trouble: dict[str, dict[str, str]]) -> None:
     """The first agent some worker cannot make, as one line."""
     for worker, missing in sorted(trouble.items()):
         for spec, reason in sorted(missing.items()):
-            raise ClusterError(
-                f"the agent {spec!r} cannot run on worker {worker}: {reason} (a worker "
-                "needs the file at the same path, or the package installed)")
+            raise ClusterError(f"the agent {spec!r} cannot run on worker {worker}: "
+                               f"{reason}")

@@ -5,6 +5,7 @@ checked on every worker; one clear line when the cluster cannot be used."""
 from __future__ import annotations
 
 import errno
+import multiprocessing
 import os
 import signal
 import socket
@@ -24,6 +25,7 @@ from plyground.core.catalogue import parse_agent
 from plyground.core.errors import PlygroundError
 from plyground.core.fast import warm_up
 from plyground.core.play.cluster import ClusterError, cluster_pool, open_pool
+from plyground.core.play.cluster_worker import agents_trouble
 from plyground.core.play.tournament import round_robin, run_games, tournament_jobs
 from plyground.tui import cli
 from plyground.tui.exit_codes import USAGE_ERROR
@@ -112,6 +114,15 @@ def test_an_outside_agent_a_worker_cannot_make_is_named(cluster, tmp_path, monke
     line = str(refused.value)
     assert line.startswith(f"the agent {spec!r} cannot run on worker tcp://127.0.0.1:")
     assert f": {missing} (a worker needs" in line and "\n" not in line
+
+
+def test_a_daemon_worker_refuses_outside_agents_and_says_how_to_start_it(monkeypatch):
+    class Daemon:
+        daemon = True  # as Dask's nanny starts its workers by default
+
+    monkeypatch.setattr(multiprocessing, "current_process", Daemon)
+    trouble = agents_trouble([f"{BOT}:MyBot"])
+    assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in trouble[f"{BOT}:MyBot"]
 
 
 def free_port() -> int:
