@@ -13,13 +13,14 @@ for an 80-column terminal.
 from __future__ import annotations
 
 from . import (analyze, demo, games, lesson, match, perft, play, review, serve, solve,
-               tournament, train)
+               sprt, tournament, train)
 from .root import app
 
 app.command()(play.play)
 app.command()(demo.demo)
 app.command()(match.match)
 app.command(context_settings={"allow_extra_args": True})(tournament.tournament)
+app.command("sprt")(sprt.sprt_command)
 app.command()(analyze.analyze)
 app.command("perft")(perft.count_positions)
 app.command("train")(train.train_command)
