@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from plyground.core.records.history import History
 from plyground.core.records.runs import load_run, run_results, start_run
 from plyground.tui import cli
+from plyground.tui.cli import runs
 from tests.processes import as_from_a_terminal, in_session, still_running
 
 GAMES = 8
@@ -153,3 +154,34 @@ def test_a_resume_that_does_not_fit_is_one_line(tmp_path, monkeypatch, args, mes
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {message}")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_tournament_resumes_with_its_gauntlet_and_openings(tmp_path, monkeypatch):
+    """Stopped after two games (Ctrl-C while the second is shown), the gauntlet on
+    openings resumes from its run alone and ends as the uninterrupted one."""
+    monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
+    suite = tmp_path / "suite.txt"
+    suite.write_text("# game: connect4\n44\n4453\n")
+    args = ["tournament", "connect4", "--agents", "random", "minimax:depth=1",
+            "--gauntlet", "greedy", "--games", "4", "--seed", "3", "--openings",
+            str(suite), "--jobs", "2", "--json"]
+    straight = CliRunner().invoke(cli.app, args)
+    assert straight.exit_code == 0, straight.output
+    shown = []
+
+    def advance(progress, task):
+        shown.append(task)
+        if len(shown) == 2:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runs.Progress, "advance", advance)
+        stopped = CliRunner().invoke(cli.app, args)
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines()[-1] == ("interrupted after 2 of 8 games; resume "
+                                               "with: plyground tournament --resume 2")
+    done = CliRunner().invoke(cli.app, ["tournament", "--resume", "2", "--json"])
+    assert done.exit_code == 0, done.output
+    assert [line.split(",")[0] for line in done.stderr.splitlines()[:-1]] == [
+        f"[{number}/8" for number in range(3, 9)]  # only the games not kept
+    assert done.stdout == straight.stdout
