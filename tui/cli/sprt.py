@@ -22,8 +22,7 @@ def parse_counts(text: str) -> tuple[int, ...]:
     """`--counts` as five whole numbers, LL to WW."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 5 or not all(part.isdigit() for part in parts):
-        raise BadOption(f"--counts takes 5 whole numbers LL,LD,DD,WD,WW (as 3,20,50,35,"
-                        f"12), not {text!r}")
+        raise BadOption(f"--counts takes 5 whole numbers LL,LD,DD,WD,WW, not {text!r}")
     return check_counts(int(part) for part in parts)
 
 
@@ -142,6 +141,6 @@ def sprt_command(
             typer.echo("\n".join(status_lines(status)))
         return
     if game is None or a is None or b is None:
-        raise PlygroundError("sprt needs a game and two agents (plyground sprt GAME A "
-                             "B) or pair counts (--counts LL,LD,DD,WD,WW)")
+        raise PlygroundError("sprt needs GAME A B (two agents to test) or --counts "
+                             "LL,LD,DD,WD,WW")
     raise PlygroundError("playing an SPRT is not built yet")
