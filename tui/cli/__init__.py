@@ -12,8 +12,8 @@ for an 80-column terminal.
 """
 from __future__ import annotations
 
-from . import (analyze, demo, games, lesson, match, perft, play, review, serve, solve,
-               sprt, tournament, train)
+from . import (analyze, demo, games, lesson, match, openings, perft, play, review, serve,
+               solve, sprt, tournament, train)
 from .root import app
 
 app.command()(play.play)
@@ -25,6 +25,7 @@ app.command()(analyze.analyze)
 app.command("perft")(perft.count_positions)
 app.command("train")(train.train_command)
 app.command("solve")(solve.solve_command)
+app.command("openings")(openings.openings_command)
 app.command("review")(review.review_command)
 app.command("serve")(serve.serve_command)
 app.add_typer(games.games_app, name="games")
