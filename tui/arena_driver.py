@@ -1,6 +1,6 @@
 """What runs the Match screen's SPRT: a plain class, so that it is tested without Textual.
 
-`read_plan` turns the screen's fields into an ArenaPlan, or one PlygroundError line (the
+`read_plan` turns the screen's fields into an SprtPlan, or one PlygroundError line (the
 screen shows it and starts nothing). `ArenaDriver.run` plays the plan with
 core/play/arena.run_sprt on a pool of worker processes (this machine's cores but one, so
 the app keeps a core), on the caller's thread (the screen's thread worker), stores each
@@ -11,7 +11,6 @@ under way short; the finished ones are kept.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import threading
 from contextlib import AbstractContextManager, redirect_stderr
@@ -20,18 +19,19 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from plyground.core import Game, PlygroundError, State
-from plyground.core.play.arena import GameEnded, PairCounted, points_of_a, run_sprt
-from plyground.core.play.openings import Suite, load_suite
+from plyground.core.play.arena import (GameEnded, PairCounted, SprtPlan, points_of_a,
+                                       run_sprt)
+from plyground.core.play.openings import NO_OPENINGS, opening_suite, openings_option
 from plyground.core.play.sprt import SPRT, SprtStatus
-from plyground.core.play.tournament import GameJob, GameResult, Players, Pool, local_pool
+from plyground.core.play.tournament import GameJob, GameResult, Pool, local_pool
 from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, start_run
 
+from .sprt_text import elo_text, fixed, result_line as sprt_result_line
 from .cli.recording import record_match_game
 from .cli.sides import game_agent
 
 SOURCE = "sprt"  # the history's source column for the Match screen's games
-NO_OPENINGS = ""  # the openings field's value for: every pair from the usual start
 LABELS = ("A", "B")
 
 
@@ -58,48 +58,9 @@ def number(name: str, text: str, whole: bool = False) -> float:
         raise PlygroundError(f"{name}: {text.strip()!r} is not {kind}") from None
 
 
-@dataclass(frozen=True)
-class ArenaPlan:
-    """A run to play: `players` (A, B) as `specs` name them, the test, its seed and
-    pair limit, and the openings (None: every pair from the usual start)."""
-
-    game: Game
-    specs: tuple[str, str]
-    players: Players
-    test: SPRT
-    seed: int
-    max_pairs: int
-    suite: Suite | None
-
-    def opening(self, round: int) -> str:
-        return self.suite.opening(round) if self.suite else ""
-
-    @property
-    def params(self) -> dict:
-        """What the history keeps of the run, to play its games again."""
-        test = self.test
-        return {"players": list(self.specs), "elo0": test.elo0, "elo1": test.elo1,
-                "alpha": test.alpha, "beta": test.beta, "model": test.model,
-                "max_pairs": self.max_pairs, "seed": self.seed,
-                "openings": str(self.suite.source) if self.suite else None}
-
-    @property
-    def command(self) -> str:
-        """The command line that plays the same test (the history's Event header)."""
-        test = self.test
-        words = ["plyground", "sprt", self.game.spec, *self.specs,
-                 "--elo0", f"{test.elo0:g}", "--elo1", f"{test.elo1:g}",
-                 "--alpha", f"{test.alpha:g}", "--beta", f"{test.beta:g}",
-                 "--model", test.model, "--max-pairs", str(self.max_pairs),
-                 "--seed", str(self.seed)]
-        if self.suite is not None:
-            words += ["--openings", str(self.suite.source)]
-        return shlex.join(words)
-
-
 def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: str,
               beta: str, model: str, max_pairs: str, openings: str, seed: int
-              ) -> ArenaPlan:
+              ) -> SprtPlan:
     """The plan the fields describe; PlygroundError (one line) for anything wrong: a
     number that is not one, bounds the test refuses, an agent unknown or unable to
     play `game`, openings that cannot be read."""
@@ -114,13 +75,12 @@ def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: s
     pairs = int(number("max pairs", max_pairs, whole=True))
     if pairs < 1:
         raise PlygroundError(f"max pairs: at least 1, not {pairs}")
-    suite = None
-    if openings.strip():
-        try:
-            suite = load_suite(game, openings.strip())
-        except PlygroundError as error:
-            raise PlygroundError(f"Openings: {error}") from None
-    return ArenaPlan(game, specs, tuple(players), test, seed, pairs, suite)
+    try:
+        suite = opening_suite(game, openings_option(openings.strip() or NO_OPENINGS))
+    except PlygroundError as error:
+        raise PlygroundError(f"Openings: {error}") from None
+    return SprtPlan(game, specs, tuple(players), test, seed, pairs, suite,
+                     openings_option(openings.strip() or NO_OPENINGS))
 
 
 @dataclass(frozen=True)
@@ -158,7 +118,7 @@ class LiveGame:
 class ArenaView:
     """What the Match screen shows of a run, at one moment."""
 
-    plan: ArenaPlan
+    plan: SprtPlan
     llrs: tuple[float, ...] = ()  # the LLR after each counted pair
     status: SprtStatus | None = None  # after the last counted pair
     finished: tuple[FinishedGame, ...] = ()  # in the order they ended
@@ -180,46 +140,35 @@ class ArenaView:
 
 
 def result_line(view: ArenaView) -> str:
-    """How the run ended, in a line ("" while it runs)."""
+    """How the run ended, in a line ("" while it runs): the CLI's decision line."""
     if view.running:
         return ""
-    status, test = view.status, view.plan.test
-    pairs = status.pairs if status else 0
-    after = f"after {pairs} pair{'s' * (pairs != 1)}"
+    status = view.status or view.plan.test.status([0] * 5)
+    after = f"after {status.pairs} pair{'s' * (status.pairs != 1)}"
     if view.error:
         return f"Stopped {after}: {view.error}"
     if view.stopped:
         return f"Stopped {after} (Esc): no hypothesis accepted"
-    if status is not None and status.result == "H1":
-        return f"H1 accepted {after}: A is stronger by at least {test.elo1:g} Elo"
-    if status is not None and status.result == "H0":
-        return f"H0 accepted {after}: A is not stronger by {test.elo1:g} Elo " \
-               f"(at most {test.elo0:g})"
-    return f"No decision: stopped at the limit of {view.plan.max_pairs} pairs"
-
-
-def signed(value: float) -> str:
-    return f"{value:+.1f}".replace("-", "−")
+    if status.result is None:
+        return f"No decision: stopped at the limit of {view.plan.max_pairs} pairs"
+    return f"{sprt_result_line(status)}, {after}"
 
 
 def figure_lines(view: ArenaView) -> list[str]:
     """The test's figures: the LLR between its bounds, A's score, Elo with its 95%
-    interval and the likelihood of superiority."""
+    interval and the likelihood of superiority, worded as the CLI words them."""
     test = view.plan.test
-    status = view.status
-    if status is None:
-        return [f"LLR 0.00 (bounds {test.lower:.2f}, {test.upper:.2f}) · "
-                f"elo0 {test.elo0:g}, elo1 {test.elo1:g}, α {test.alpha:g}, "
-                f"β {test.beta:g}, {test.model}", "no pair counted yet"]
-    low, high = status.interval
-    return [f"LLR {status.llr:.2f} (bounds {status.lower:.2f}, {status.upper:.2f}) · "
-            f"elo0 {test.elo0:g}, elo1 {test.elo1:g}, α {test.alpha:g}, "
-            f"β {test.beta:g}, {test.model}",
-            f"Score {view.points:g}/{view.games} for A "
-            f"({100 * view.points / view.games:.1f}%) in {status.pairs} "
-            f"pair{'s' * (status.pairs != 1)}",
-            f"Elo {signed(status.elo)} (95%: {signed(low)} to {signed(high)}) · "
-            f"LOS {100 * status.los:.1f}%"]
+    status = view.status or test.status([0] * 5)
+    lines = [f"LLR {fixed(status.llr)} (bounds {fixed(status.lower)}, "
+             f"{fixed(status.upper)}) · elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
+             f"α {test.alpha:g}, β {test.beta:g}, {test.model}"]
+    if not status.pairs:
+        return lines + ["no pair counted yet"]
+    lines.append(f"Score {view.points:g}/{view.games} for A "
+                 f"({100 * view.points / view.games:.1f}%) in {status.pairs} "
+                 f"pair{'s' * (status.pairs != 1)}")
+    los = "" if status.los is None else f" · LOS {100 * status.los:.1f}%"
+    return lines + [f"Elo {elo_text(status)}{los}"]
 
 
 PoolFactory = Callable[[Game, int], AbstractContextManager[Pool]]
@@ -229,7 +178,7 @@ PoolFactory = Callable[[Game, int], AbstractContextManager[Pool]]
 class ArenaDriver:
     """Plays `plan` (`run`, blocking) and reports each change to `changed`."""
 
-    plan: ArenaPlan
+    plan: SprtPlan
     changed: Callable[[ArenaView], None]
     pool: PoolFactory = local_pool
     jobs: int = field(default_factory=workers)

@@ -12,11 +12,13 @@ but not counted. Nothing here prints; callers show the events.
 """
 from __future__ import annotations
 
+import shlex
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping
 
 from ..game import Game
+from .openings import Suite
 from .sprt import SPRT, SprtStatus, pair_class
 from .tournament import GameJob, GameResult, Players, Pool, match_jobs, run_games
 
@@ -114,3 +116,43 @@ def run_sprt(game: Game, players: Players, test: SPRT, seed: int, pool: Pool,
                 yield event
                 if decided(event):
                     return
+
+
+@dataclass(frozen=True)
+class SprtPlan:
+    """A test to play: `players` (A, B) as `specs` name them, the test, its seed and
+    pair limit, and the openings (`suite`, None for every pair from the start;
+    `openings`, how a run keeps them: a shipped name, a full path or "none")."""
+
+    game: Game
+    specs: tuple[str, str]
+    players: Players
+    test: SPRT
+    seed: int
+    max_pairs: int
+    suite: Suite | None
+    openings: str | None = None  # as the run keeps it: a shipped name or a full path
+
+    def opening(self, round: int) -> str:
+        return self.suite.opening(round) if self.suite else ""
+
+    @property
+    def params(self) -> dict:
+        """What the history keeps of the run, to play its games again."""
+        test = self.test
+        return {"players": list(self.specs), "elo0": test.elo0, "elo1": test.elo1,
+                "alpha": test.alpha, "beta": test.beta, "model": test.model,
+                "max_pairs": self.max_pairs, "seed": self.seed,
+                "openings": self.openings}
+
+    @property
+    def command(self) -> str:
+        """The command line that plays the same test (the history's Event header)."""
+        test = self.test
+        words = ["plyground", "sprt", self.game.spec, *self.specs,
+                 "--elo0", f"{test.elo0:g}", "--elo1", f"{test.elo1:g}",
+                 "--alpha", f"{test.alpha:g}", "--beta", f"{test.beta:g}",
+                 "--model", test.model, "--max-pairs", str(self.max_pairs),
+                 "--seed", str(self.seed)]
+        words += ["--openings", self.openings or "none"]
+        return shlex.join(words)

@@ -160,3 +160,21 @@ def reach(game: Game, line: str) -> tuple[State, list[Move]]:
     for move in moves:
         state = state.play(move)
     return state, moves
+
+
+NO_OPENINGS = "none"  # --openings none: every pair from the game's start
+
+
+def opening_suite(game: Game, openings: str | None) -> Suite | None:
+    """The suite `openings` (a shipped name or a file) names; None for none."""
+    if openings is None or openings == NO_OPENINGS:
+        return None
+    return load_suite(game, openings)
+
+
+def openings_option(text: str | None) -> str | None:
+    """--openings as a run keeps it: a shipped suite's name, or a file's full path
+    (so that the run resumes from any folder)."""
+    if text is None or not names_a_file(text.strip()):
+        return None if text is None else text.strip()
+    return str(Path(text.strip()).expanduser().resolve())

@@ -178,12 +178,16 @@ def llr(counts, elo0: float, elo1: float, model: str = "logistic"):
 class Estimates:
     """What the counts say about A's strength, whatever the test: the logistic Elo
     and the normalised Elo, each with its 95% interval, and the likelihood of
-    superiority (the probability that A is the stronger)."""
-    elo: float
-    elo_interval: tuple[float, float]
-    nelo: float
-    nelo_interval: tuple[float, float]
-    los: float
+    superiority (the probability that A is the stronger). While every pair counted
+    fell in one class (all won, all drawn...), the counts show no spread: then there
+    is no interval, no normalised Elo and no LOS (None), and no Elo either when that
+    class is LL or WW (A lost or won every game: no finite estimate). A figure the
+    regularisation of empty classes made up would claim a certainty nobody has."""
+    elo: float | None
+    elo_interval: tuple[float, float] | None
+    nelo: float | None
+    nelo_interval: tuple[float, float] | None
+    los: float | None
 
 
 def estimates(counts: Sequence[int]) -> Estimates:
@@ -191,6 +195,11 @@ def estimates(counts: Sequence[int]) -> Estimates:
     statistics pages compute them: the score's interval from its pentanomial
     variance (mapped to Elo, so it is not symmetric around the estimate), the
     t-value's from its asymptotic variance 1 − t·skewness + t²(kurtosis excess + 2)/4."""
+    raw = np.asarray(counts, dtype=float)
+    if np.count_nonzero(raw) <= 1:
+        score = float(raw @ SCORES / raw.sum()) if raw.sum() else 0.0
+        elo = float(logistic_elo(score)) if 0 < score < 1 else None
+        return Estimates(elo, None, None, None, None)
     total, observed = distribution(counts)
     total = float(total)
     mean = float(observed @ SCORES)
@@ -288,15 +297,15 @@ class SprtStatus:
         return self.sprt.model
 
     @property
-    def elo(self) -> float:
+    def elo(self) -> float | None:
         return self.estimates.elo
 
     @property
-    def interval(self) -> tuple[float, float]:
+    def interval(self) -> tuple[float, float] | None:
         return self.estimates.elo_interval
 
     @property
-    def los(self) -> float:
+    def los(self) -> float | None:
         return self.estimates.los
 
     def to_json(self) -> dict:
@@ -309,9 +318,9 @@ class SprtStatus:
             "pairs": self.pairs,
             "games": self.games,
             "elo": self.elo,
-            "elo_95": list(self.interval),
+            "elo_95": self.interval and list(self.interval),
             "nelo": self.estimates.nelo,
-            "nelo_95": list(self.estimates.nelo_interval),
+            "nelo_95": self.estimates.nelo_interval and list(self.estimates.nelo_interval),
             "los": self.los,
             "elo0": self.sprt.elo0,
             "elo1": self.sprt.elo1,

@@ -97,7 +97,7 @@ def test_no_pairs_gives_no_estimates():
     (("--counts", "1,2,3,4,5", "--elo0", "5", "--elo1", "5"), "elo0 must be below elo1"),
     (("--counts", "1,2,3,4,5", "--model", "bayes"), "logistic or normalized"),
     (("connect4", "--counts", "1,2,3,4,5"), "either --counts or GAME A B"),
-    ((), "sprt needs GAME A B (two agents to test) or --counts"),
+    ((), "sprt needs GAME A B (two agents to test), --resume RUN or --counts"),
     (("connect4", "random"), "sprt needs GAME A B"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):

@@ -190,19 +190,36 @@ def test_the_llr_grows_with_a_stronger_a():
     assert llrs == sorted(llrs) and llrs[0] < 0 < llrs[-1]
 
 
-def test_degenerate_counts_give_finite_llrs_and_estimates():
-    for counts in ([0] * 5, [9, 0, 0, 0, 0], [0, 0, 0, 0, 9], [0, 0, 5, 0, 0],
-                   [1, 0, 0, 0, 1]):
+def test_degenerate_counts_give_finite_llrs_and_no_invented_estimates():
+    """Counts in one class show no spread: no interval, nElo or LOS (the
+    regularisation of empty classes would invent them), and all won or all lost
+    games no finite Elo; two classes are enough for every figure."""
+    one_class = {(0,) * 5: None, (9, 0, 0, 0, 0): None, (0, 0, 0, 0, 9): None,
+                 (0, 0, 5, 0, 0): 0.0, (0, 0, 0, 4, 0): logistic_elo_of(0.75)}
+    for counts, elo in one_class.items():
         for model in ("logistic", "normalized"):
             status = SPRT(model=model).status(counts)
-            values = [status.llr, status.elo, *status.interval, status.los,
-                      status.estimates.nelo, *status.estimates.nelo_interval]
-            assert all(math.isfinite(value) for value in values), (counts, model)
+            assert math.isfinite(status.llr)
+            found = status.estimates
+            assert (found.elo_interval, found.nelo, found.nelo_interval, found.los) \
+                == (None,) * 4, counts
+            assert found.elo == (None if elo is None else pytest.approx(elo)), counts
+            json = status.to_json()
+            assert json["elo_95"] is None and json["los"] is None
+    for model in ("logistic", "normalized"):
+        status = SPRT(model=model).status([1, 0, 0, 0, 1])
+        values = [status.llr, status.elo, *status.interval, status.los,
+                  status.estimates.nelo, *status.estimates.nelo_interval]
+        assert all(math.isfinite(value) for value in values), model
     assert llr([0] * 5, 0, 5) == pytest.approx(0, abs=0.01)
 
 
+def logistic_elo_of(score: float) -> float:
+    return 400 * math.log10(score / (1 - score))
+
+
 @pytest.mark.parametrize("counts", [[3, 20, 50, 35, 12], [30, 10, 5, 10, 2],
-                                    [0, 1, 9, 2, 0], [0, 0, 0, 0, 6]])
+                                    [0, 1, 9, 2, 0], [0, 0, 0, 1, 6]])
 def test_the_intervals_hold_their_estimates(counts):
     found = estimates(counts)
     low, high = found.elo_interval

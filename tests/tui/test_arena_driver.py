@@ -11,6 +11,7 @@ from plyground.core import PlygroundError, get_game
 from plyground.core.play.arena import GameEnded, PairCounted, run_sprt
 from plyground.core.records.history import History
 from plyground.tui.arena_driver import ArenaDriver, figure_lines, read_plan, result_line
+from plyground.tui.sprt_text import result_line as sprt_result_line
 from plyground.tui.widgets.llr_chart import POINT, plot
 from plyground.tui.widgets.pentanomial import BAR, bars
 from tests.core.test_arena import inline_pool
@@ -58,7 +59,9 @@ def test_a_run_shows_what_run_sprt_computes_and_keeps_its_games():
     lines = figure_lines(last)
     assert f"LLR {counted[-1].llr:.2f}" in lines[0]
     assert f"in {counted[-1].pairs} pairs" in lines[1]
-    assert result_line(last).startswith(f"H1 accepted after {counted[-1].pairs} pairs")
+    assert result_line(last) == (f"{sprt_result_line(counted[-1])}, after "
+                                 f"{counted[-1].pairs} pairs")  # the CLI's words
+    assert result_line(last).startswith("H1 accepted: A is stronger (LLR ")
     assert not last.running and not any(view.stopped for view in views)
     with History() as history:
         record = history.get(last.finished[0].history_id)

@@ -17,7 +17,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 
 from plyground.core import Game, PlygroundError
 from plyground.core.play.cluster import open_pool
-from plyground.core.play.openings import load_suite, names_a_file
+from plyground.core.play.openings import NO_OPENINGS, opening_suite, openings_option
 from plyground.core.play.tournament import GameJob, GameResult, run_games
 from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, run_results, start_run
@@ -43,23 +43,16 @@ Openings = Annotated[Optional[str], typer.Option(
          "(balanced) or a suite file (see `plyground openings`)")]
 
 
-def openings_option(text: str | None) -> str | None:
-    """--openings as a run keeps it: a shipped suite's name, or a file's full path
-    (so that the run resumes from any folder)."""
-    if text is None or not names_a_file(text.strip()):
-        return None if text is None else text.strip()
-    return str(Path(text.strip()).expanduser().resolve())
-
-
 def opening_lines(game: Game, openings: str | None, games: int
                   ) -> Callable[[int], str] | None:
     """Round r's opening of the suite `openings` (None without one)."""
-    if openings is None:
+    suite = opening_suite(game, openings)
+    if suite is None:
         return None
     if games % 2:
         raise PlygroundError(f"--openings plays the games in pairs, each opening with the "
                              f"colours swapped: give an even --games, not {games}")
-    return load_suite(game, openings).opening
+    return suite.opening
 
 
 @dataclass(frozen=True)
@@ -169,15 +162,16 @@ def game_line(specs: tuple[str, str] | list[str], result: GameResult) -> str:
     return f"game {result.number}: {said}, {result.reason}, {plies}"
 
 
-def end_run(played: Played, kind: str) -> None:
+def end_run(played: Played, kind: str, done: str | None = None) -> None:
     """The run's last line on stderr, which names it in the history (the report
     on stdout is the same whether the run went straight or resumed); after Ctrl-C,
-    the interruption's exit code and how to go on."""
+    the interruption's exit code and how to go on (`done` says how far it went:
+    by default, how many of its games)."""
     if played.interrupted:
         resume = ("" if played.run is None
                   else f"; resume with: plyground {kind} --resume {played.run}")
-        print(f"interrupted after {len(played.results)} of {played.total} games{resume}",
-              file=sys.stderr)
+        done = done or f"{len(played.results)} of {played.total} games"
+        print(f"interrupted after {done}{resume}", file=sys.stderr)
         raise typer.Exit(INTERRUPTED)
     if played.run is not None:
         print(f"run {played.run}", file=sys.stderr)

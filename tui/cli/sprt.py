@@ -6,13 +6,31 @@ decision first), `SprtStatus.to_json` its JSON."""
 from __future__ import annotations
 
 import json
+import sys
+import time
 from typing import Annotated, Optional
 
 import typer
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
 
-from plyground.core import PlygroundError
+from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.errors import BadOption
+from plyground.core.play.arena import (DEFAULT_MAX_PAIRS, GameEnded, PairCounted, SprtPlan,
+                                       run_sprt)
+from plyground.core.play.cluster import open_pool
+from plyground.core.play.openings import (NO_OPENINGS, default_suite_name, opening_suite,
+                                          openings_option, shipped_suites)
 from plyground.core.play.sprt import PAIR_CLASSES, SPRT, SprtStatus, check_counts
+from plyground.core.records.runs import finish_run, run_results, start_run
+from plyground.core.rng import fresh_seed
+
+from ..sprt_text import fixed, interval_text, status_lines
+from .options import Cluster, Jobs, NoRecord, Seed
+from .recording import history_for, record_match_game, run_params
+from .runs import Played, Resume, end_run
+from .sides import game_agent
 
 COUNTS_HELP = ("the calculator: pair counts LL,LD,DD,WD,WW (A's points in a pair: 0, "
                "½, 1, 1½, 2); prints the test's figures for them and plays nothing")
@@ -26,98 +44,51 @@ def parse_counts(text: str) -> tuple[int, ...]:
     return check_counts(int(part) for part in parts)
 
 
-def _fixed(value: float, sign: str = "") -> str:
-    """`value` to 2 places (1 with a sign), never as -0.00."""
-    places = 1 if sign else 2
-    return f"{round(value, places) + 0.0:{sign}.{places}f}"
-
-
-def _interval(value: float, interval: tuple[float, float]) -> str:
-    low, high = (_fixed(end, "+") for end in interval)
-    return f"{_fixed(value, '+')} [{low}, {high}] (95%"
-
-
-def _verdict(status: SprtStatus, a: str) -> str:
-    """What the hypothesis accepted says about A: H1 rules out Elo ≤ elo0, H0 rules
-    out Elo ≥ elo1."""
-    test = status.sprt
-    unit = "Elo" if test.model == "logistic" else "normalised Elo"
-    if status.result == "H1":
-        if test.elo0 == 0:
-            return f"{a} is stronger"
-        if test.elo0 > 0:
-            return f"{a} is more than {test.elo0:g} {unit} stronger"
-        return f"{a} is not {-test.elo0:g} {unit} weaker"
-    if test.elo1 == 0:
-        return f"{a} is weaker"
-    if test.elo1 > 0:
-        return f"{a} is not {test.elo1:g} {unit} stronger"
-    return f"{a} is more than {-test.elo1:g} {unit} weaker"
-
-
-def result_line(status: SprtStatus, a: str = "A") -> str:
-    """The decision, or that there is none yet, with the LLR and the bound."""
-    llr, lower, upper = (_fixed(value) for value in (status.llr, status.lower,
-                                                      status.upper))
-    if status.result == "H1":
-        return f"H1 accepted: {_verdict(status, a)} (LLR {llr} ≥ {upper})"
-    if status.result == "H0":
-        return f"H0 accepted: {_verdict(status, a)} (LLR {llr} ≤ {lower})"
-    return f"no decision yet: LLR {llr}, bounds [{lower}, {upper}]"
-
-
-def status_lines(status: SprtStatus, a: str = "A") -> list[str]:
-    """The status as lines of at most 80 columns: the decision, the LLR and the test,
-    the pairs and their counts, the Elo estimates and the LOS (none before the first
-    pair: they would only say that anything is possible)."""
-    test, found = status.sprt, status.estimates
-    counts = ", ".join(f"{name} {count}" for name, count in zip(PAIR_CLASSES,
-                                                                  status.counts))
-    lines = [
-        result_line(status, a),
-        f"LLR      {_fixed(status.llr)}, bounds [{_fixed(status.lower)}, "
-        f"{_fixed(status.upper)}]",
-        f"test     elo0 {test.elo0:g}, elo1 {test.elo1:g} ({test.model}), "
-        f"alpha {test.alpha:g}, beta {test.beta:g}",
-        f"pairs    {status.pairs} ({status.games} games)",
-        f"counts   {counts}",
-    ]
-    if not status.pairs:
-        return lines + ["Elo      none yet: no pair counted"]
-    return lines + [
-        f"Elo      {_interval(status.elo, status.interval)})",
-        f"nElo     {_interval(found.nelo, found.nelo_interval)}, normalised)",
-        f"LOS      {100 * status.los:.1f}% (the chance that {a} is the stronger)",
-    ]
+DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "logistic",
+            "max_pairs": DEFAULT_MAX_PAIRS}
 
 
 def sprt_command(
     game: Annotated[Optional[str], typer.Argument(
-        metavar="GAME", show_default=False, help="the game to play the test on")] = None,
+        metavar="GAME", show_default=False,
+        help="the game to play the test on (with --resume, the run's: leave it "
+             "out)")] = None,
     a: Annotated[Optional[str], typer.Argument(
         metavar="A", show_default=False, help="the agent tested: is it stronger…")] = None,
     b: Annotated[Optional[str], typer.Argument(
         metavar="B", show_default=False, help="…than this one?")] = None,
     counts: Annotated[Optional[str], typer.Option(
         metavar="LL,LD,DD,WD,WW", help=COUNTS_HELP, show_default=False)] = None,
-    elo0: Annotated[float, typer.Option(help="H0: A is elo0 stronger")] = 0.0,
-    elo1: Annotated[float, typer.Option(help="H1: A is elo1 stronger")] = 5.0,
-    alpha: Annotated[float, typer.Option(
-        help="the chance of accepting H1 when H0 holds")] = 0.05,
-    beta: Annotated[float, typer.Option(
-        help="the chance of accepting H0 when H1 holds")] = 0.05,
-    model: Annotated[str, typer.Option(
-        metavar="logistic|normalized",
-        help="the Elo of elo0 and elo1: logistic, or normalised (per unit of the "
-             "score's spread)")] = "logistic",
-    max_pairs: Annotated[Optional[int], typer.Option(
-        min=1, help="stop undecided after this many game pairs",
+    elo0: Annotated[Optional[float], typer.Option(
+        help="H0: A is elo0 stronger  [default: 0]", show_default=False)] = None,
+    elo1: Annotated[Optional[float], typer.Option(
+        help="H1: A is elo1 stronger  [default: 5]", show_default=False)] = None,
+    alpha: Annotated[Optional[float], typer.Option(
+        help="the chance of accepting H1 when H0 holds  [default: 0.05]",
         show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option(
-        help="the seed of the games", show_default=False)] = None,
+    beta: Annotated[Optional[float], typer.Option(
+        help="the chance of accepting H0 when H1 holds  [default: 0.05]",
+        show_default=False)] = None,
+    model: Annotated[Optional[str], typer.Option(
+        metavar="logistic|normalized", show_default=False,
+        help="the Elo of elo0 and elo1: logistic, or normalised (per unit of the "
+             "score's spread)  [default: logistic]")] = None,
+    openings: Annotated[Optional[str], typer.Option(
+        "--openings", metavar="NAME|FILE|none", show_default=False,
+        help="the openings the pairs start from, each played twice, colours swapped: "
+             "a shipped suite (default: the game's `balanced` one), a suite file (see "
+             "`plyground openings`), or none (every pair from the start)")] = None,
+    max_pairs: Annotated[Optional[int], typer.Option(
+        min=1, help=f"stop undecided after this many game pairs  [default: "
+                    f"{DEFAULT_MAX_PAIRS}]", show_default=False)] = None,
+    seed: Seed = None,
+    resume: Resume = None,
+    jobs: Jobs = None,
+    cluster: Cluster = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: result (H0, H1 or none), llr, its "
         "bounds, the pentanomial counts, Elo, its 95% interval, LOS, …")] = False,
+    no_record: NoRecord = False,
 ) -> None:
     """Test whether agent A is stronger than B: an SPRT on game pairs.
 
@@ -127,20 +98,143 @@ def sprt_command(
     its log-likelihood ratio (LLR) reaches a bound: H1 (A is elo1 stronger)
     or H0 (A is elo0 stronger), each wrongly at most alpha or beta of the
     time. It prints the LLR and its bounds, the counts, the Elo estimate with
-    its 95% interval and the likelihood of superiority (LOS). With --counts
-    it gives these for pair counts you already have, and plays nothing.
+    its 95% interval and the likelihood of superiority (LOS). Each game goes
+    to the game history as it ends (unless --no-history); Ctrl-C stops the
+    test and says how to go on with --resume. With --counts it gives the
+    figures for pair counts you already have, and plays nothing.
+
+    Examples: plyground sprt connect4 mcts:time=0.2 mcts:time=0.2,uct=plain
+    --elo1 30
+
+    plyground sprt --counts 3,20,50,35,12 --elo0 0 --elo1 5
     """
-    test = SPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
+    bounds = {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": model}
     if counts is not None:
-        if game is not None:
+        if game is not None or resume is not None:
             raise PlygroundError("sprt takes either --counts or GAME A B, not both")
-        status = test.status(parse_counts(counts))
-        if as_json:
-            typer.echo(json.dumps(status.to_json(), indent=2))
-        else:
-            typer.echo("\n".join(status_lines(status)))
+        test = SPRT(**{name: DEFAULTS[name] if value is None else value
+                       for name, value in bounds.items()})
+        show_status(test.status(parse_counts(counts)), as_json)
         return
-    if game is None or a is None or b is None:
-        raise PlygroundError("sprt needs GAME A B (two agents to test) or --counts "
-                             "LL,LD,DD,WD,WW")
-    raise PlygroundError("playing an SPRT is not built yet")
+    if (a is None) != (b is None) or (game is not None and a is None and resume is None):
+        raise PlygroundError("sprt needs GAME A B (two agents to test), --resume RUN or "
+                             "--counts LL,LD,DD,WD,WW")
+    given = {"players": None if a is None else [a.strip(), b.strip()], **bounds,
+             "max_pairs": max_pairs, "seed": seed, "openings": openings_option(openings)}
+    game_spec, params = run_params(resume, "sprt", game, given, no_record)
+    if game_spec is None:
+        raise PlygroundError("sprt needs GAME A B (two agents to test), --resume RUN or "
+                             "--counts LL,LD,DD,WD,WW")
+    play_sprt(parse_game(game_spec), params, resume, jobs, cluster, as_json, no_record)
+
+
+def show_status(status: SprtStatus, as_json: bool, about: dict | None = None) -> None:
+    if as_json:
+        typer.echo(json.dumps({**(about or {}), **status.to_json()}, indent=2))
+    else:
+        typer.echo("\n".join(status_lines(status)))
+
+
+def sprt_plan(game: Game, params: dict) -> SprtPlan:
+    """The test `params` describe (defaults filled in; a new seed if none; the game's
+    shipped suite if no openings are named and it has one)."""
+    params = {**DEFAULTS, **{name: value for name, value in params.items()
+                             if value is not None}}
+    if params.get("openings") is None:
+        params["openings"] = (default_suite_name(game) if shipped_suites(game)
+                              else NO_OPENINGS)
+    specs = tuple(params["players"])
+    test = SPRT(*(params[name] for name in ("elo0", "elo1", "alpha", "beta", "model")))
+    return SprtPlan(game, specs, tuple(game_agent(game, spec) for spec in specs), test,
+                     params.get("seed") or fresh_seed(), params["max_pairs"],
+                     opening_suite(game, params["openings"]), params["openings"])
+
+
+def play_sprt(game: Game, params: dict, resume: int | None, jobs: int | None,
+              cluster: str | None, as_json: bool, no_record: bool) -> None:
+    """Play the test (or the rest of run `resume`), each game kept in the history as
+    it ends, progress on stderr; then its figures."""
+    plan = sprt_plan(game, params)
+    status = plan.test.status([0] * 5)
+    with history_for(not no_record) as history:
+        run = None
+        if history is not None:
+            run = resume or start_run(history, "sprt", game.spec, plan.params, plan.command)
+            finish_run(history, run, "running")
+        kept = run_results(history, run) if resume is not None else {}
+        progress = SprtProgress(plan, len(kept))
+        try:
+            with progress, open_pool(game, jobs, cluster) as pool:
+                for event in run_sprt(game, plan.players, plan.test, plan.seed, pool,
+                                      plan.max_pairs, plan.opening if plan.suite else None,
+                                      kept):
+                    if isinstance(event, GameEnded):
+                        record_match_game(history, "sprt", game, event.job.players,
+                                          event.result, plan.command,
+                                          None if run is None else (run, event.job.key))
+                        progress.game()
+                    else:
+                        status = event.status
+                        progress.pair(event)
+            interrupted = False
+        except KeyboardInterrupt:
+            interrupted = True
+        if run is not None:
+            finish_run(history, run, "interrupted" if interrupted else "finished")
+    about = {"game": game.spec, "agents": list(plan.specs), "seed": plan.seed,
+             "openings": plan.openings, "max_pairs": plan.max_pairs,
+             "command": plan.command, "run": run}
+    if as_json:
+        show_status(status, True, about)
+    else:
+        typer.echo(f"{game.title}: A = {plan.specs[0]}, B = {plan.specs[1]}, openings "
+                   f"{plan.openings}")
+        show_status(status, False)
+        if status.result is None and status.pairs == plan.max_pairs:
+            typer.echo(f"stopped at --max-pairs {plan.max_pairs}: no decision")
+        typer.echo("reproduce: " + plan.command)
+    end_run(Played([], 2 * status.pairs, run, interrupted), "sprt",
+            f"{status.pairs} pairs counted")
+
+
+class SprtProgress:
+    """The test's progress on stderr: a live line on a terminal (pairs, LLR between
+    its bounds, Elo), else a line per counted pair, so a log shows it moving."""
+
+    def __init__(self, plan: SprtPlan, games: int) -> None:
+        self.plan, self.games, self.started = plan, games, time.monotonic()
+        self.console = Console(stderr=True, highlight=False)
+        self.live = Live(Text("starting the games…"), console=self.console,
+                         transient=True, auto_refresh=False)
+        self.line = ""
+
+    def __enter__(self) -> "SprtProgress":
+        if self.console.is_terminal:
+            self.live.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.console.is_terminal:
+            self.live.stop()
+
+    def game(self) -> None:
+        self.games += 1
+        self.show()
+
+    def pair(self, event: PairCounted) -> None:
+        status = event.status
+        elo = (f"Elo {interval_text(status.elo, status.interval)})"
+               if status.interval else "no Elo interval yet")
+        self.line = (f"pairs {status.pairs} · LLR {fixed(status.llr)} "
+                     f"[{fixed(status.lower)}, {fixed(status.upper)}] · {elo}")
+        if not self.console.is_terminal:
+            seconds = time.monotonic() - self.started
+            print(f"[pair {event.pair.round + 1}, {seconds:.0f} s] "
+                  f"{PAIR_CLASSES[event.pair.kind]}: {self.line}", file=sys.stderr,
+                  flush=True)
+        self.show()
+
+    def show(self) -> None:
+        if self.console.is_terminal:
+            self.live.update(Text(f"{self.line or 'no pair counted yet'} · "
+                                  f"{self.games} games played"), refresh=True)
