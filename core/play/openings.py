@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PlygroundError, UnknownName, shown
-from ..game import Game, Move, State
+from ..game import Game, Move, State, get_game
 from ..paths import read_text_file
 
 SUITES = Path(__file__).resolve().parent / "suites"
@@ -79,7 +79,10 @@ def shipped_path(game: Game, name: str) -> Path:
 
 
 def shipped_suites(game: Game) -> list[str]:
-    """The names of `game`'s shipped suites, the default first."""
+    """The names of `game`'s shipped suites, the default first: none for a game whose
+    options are not its defaults (the suites are for those)."""
+    if game.spec != get_game(game.id).spec:
+        return []
     names = [DEFAULT_NAME] if shipped_path(game, DEFAULT_NAME).is_file() else []
     return names + sorted(path.stem.removeprefix(f"{game.id}-")
                           for path in SUITES.glob(f"{game.id}-*.txt"))
@@ -96,12 +99,12 @@ def load_suite(game: Game, name_or_path: str) -> Suite:
         path = Path(name_or_path).expanduser()
         return read_suite(game, read_text_file(path, "opening suite"), path, path.stem)
     path = shipped_path(game, name_or_path)
-    if not path.is_file():
-        shipped = shipped_suites(game)
+    shipped = shipped_suites(game)
+    if name_or_path not in shipped:
         if not shipped:
-            raise UnknownName(f"{game.title} has no shipped opening suite; build one "
-                              f"with: plyground openings {game.spec} --build")
-        raise UnknownName(f"{game.title} has no opening suite {shown(name_or_path)!r} "
+            raise UnknownName(f"there is no shipped opening suite for {game.spec}; build "
+                              f"one with: plyground openings {game.spec} --build")
+        raise UnknownName(f"{game.title} has no opening suite {name_or_path!r} "
                           f"(shipped: {', '.join(shipped)}; or give a file's path)")
     return read_suite(game, read_text_file(path, "opening suite"), path, name_or_path)
 

@@ -29,6 +29,7 @@ from ..catalogue import parse_agent
 from ..errors import PlygroundError
 from ..game import Game, State, load_ref
 from ..paths import read_text_file, write_atomically
+from .openings import VALUE_MARK
 
 WALK_ITERATIONS = 2000  # the MCTS that chooses half the moves on the way
 GIVE_UP = 50  # tries in a row that keep nothing before a ply is left out
@@ -207,5 +208,5 @@ def suite_text(plan: Plan, meaning: str, found: Found, seconds: float) -> str:
               f"# judged: {found.judged} positions"
               + (f", {found.over_cap} over the cap" if found.over_cap else "")
               + f"; the last run took {seconds:.0f} s"]
-    return "\n".join(header + [f"{line}  # {value}" for line, value in found.kept.items()]
-                     ) + "\n"
+    openings = [line + VALUE_MARK + value for line, value in found.kept.items()]
+    return "\n".join(header + openings) + "\n"

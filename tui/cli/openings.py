@@ -12,7 +12,7 @@ import typer
 
 from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.game import load_ref
-from plyground.core.play.openings import Suite, load_suite, shipped_suites
+from plyground.core.play.openings import VALUE_MARK, Suite, load_suite, shipped_suites
 from plyground.core.play.openings_build import Found, Plan, build, default_plies
 
 from ..exit_codes import INTERRUPTED
@@ -31,6 +31,9 @@ def openings_command(
     plies: Annotated[Optional[str], typer.Option(
         metavar="LO-HI", help="with --build: the openings' lengths in moves (default "
         "4-8 where an exact solver judges them, else 2-6)", show_default=False)] = None,
+    margin: Annotated[float, typer.Option(
+        min=0, max=0.5, help="with --build, where no exact solver judges: keep a "
+        "position whose MCTS mean result is within this of 0.5")] = 0.05,
     out: Annotated[Optional[Path], typer.Option(
         metavar="FILE", help="with --build: the suite file (default: "
         "GAME-openings.txt here)", show_default=False)] = None,
@@ -54,13 +57,13 @@ def openings_command(
     """
     game = parse_game(game_spec)
     if build_suite:
-        build_command(game, count, seed, plies, out)
+        build_command(game, count, seed, plies, margin, out)
     elif check is not None:
         check_command(game, check, exact)
     elif show is not None:
         suite = load_suite(game, show)
         for line, value in zip(suite.lines, suite.values):
-            typer.echo(f"{line}  # {value}" if value else line)
+            typer.echo(line + VALUE_MARK + value if value else line)
     else:
         list_command(game)
 
@@ -68,14 +71,15 @@ def openings_command(
 def list_command(game: Game) -> None:
     names = shipped_suites(game)
     if not names:
-        typer.echo(f"{game.title} has no shipped opening suite; build one with: "
+        typer.echo(f"there is no shipped opening suite for {game.spec}; build one with: "
                    f"plyground openings {game.spec} --build")
         return
     for name in names:
         suite = load_suite(game, name)
         low, high = suite.plies(game)
-        typer.echo(f"{name}: {len(suite.lines)} openings, plies {low}-{high}, built by "
-                   f"`{suite.about('built by')}`; values: {suite.about('values')}")
+        typer.echo(f"{name}: {len(suite.lines)} openings, plies {low}-{high}\n"
+                   f"  built by: {suite.about('built by')}\n"
+                   f"  values: {suite.about('values')}")
 
 
 def parse_plies(text: str | None, game: Game) -> tuple[int, int]:
@@ -90,13 +94,14 @@ def parse_plies(text: str | None, game: Game) -> tuple[int, int]:
     return plies
 
 
-def build_command(game: Game, count: int, seed: int, plies: str | None,
+def build_command(game: Game, count: int, seed: int, plies: str | None, margin: float,
                   out: Path | None) -> None:
     out = out or Path(f"{game.id}-openings.txt")
     command = " ".join(["plyground openings", game.spec, "--build", f"--count {count}",
                         f"--seed {seed}", *([f"--plies {plies}"] if plies else []),
+                        *([f"--margin {margin:g}"] if margin != 0.05 else []),
                         f"--out {out}"])
-    plan = Plan(game, count, seed, parse_plies(plies, game), command)
+    plan = Plan(game, count, seed, parse_plies(plies, game), command, margin=margin)
     live, shown = sys.stderr.isatty(), [0]
 
     def report(found: Found) -> None:
