@@ -24,11 +24,13 @@ level under `if __name__ == "__main__":` (plyground's entry points do).
 """
 from __future__ import annotations
 
+import queue
 import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations, islice
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -75,13 +77,16 @@ class PlayedGame:
     fault: str | None = None
 
 
-def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = None
-              ) -> PlayedGame:
-    """The game from `start`, played out to its end or a forfeit."""
+def play_game(start: State, agents: Sequence[Agent], stop: StopFlag | None = None,
+              moved: Callable[[list[Move]], None] | None = None) -> PlayedGame:
+    """The game from `start`, played out to its end or a forfeit; `moved`, if given,
+    is handed the moves so far after each one (to watch the game)."""
     state, moves = start, []
     try:
         for _, done, state in turns(start, agents, stop):
             moves.append(done.best_move)
+            if moved is not None:
+                moved(moves)
     except AgentFault as fault:
         return PlayedGame(state, moves, forfeit_outcome(state, fault), str(fault))
     return PlayedGame(state, moves, state.outcome())
@@ -165,25 +170,39 @@ def game_agent(agent: Agent, seed: int, number: int, side: int) -> Agent:
 _worker_stop: StopFlag | None = None  # in a match worker, the parent's stop flag
 # in a match worker, the child processes of the external agents, kept between games
 _worker_isolation: Isolation | None = None
+_worker_watch = None  # in a watched match worker, the queue each move is reported to
 
 
-def start_worker(game_id: str, stop_buffer) -> None:
+def start_worker(game_id: str, stop_buffer, watch=None) -> None:
     """Runs once in each worker, before its first game."""
-    global _worker_stop, _worker_isolation
+    global _worker_stop, _worker_isolation, _worker_watch
     # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
     # the workers through the flag, so none of them dies with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_stop = StopFlag(stop_buffer)
     _worker_isolation = Isolation()
+    _worker_watch = watch
     warm_up(game_id)  # else compiling kernels eats into a timed move
 
 
+def report_move(watch, match: int, number: int, record: str) -> None:
+    """Tell the watcher game `number` of match `match` is now `record`; never block
+    the game: a move the reader has no room for is dropped (the next one says all)."""
+    try:
+        watch.put_nowait((match, number, record))
+    except queue.Full:
+        pass
+
+
 def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
-               seed: int, opening: str = "") -> GameResult:
+               seed: int, opening: str = "",
+               moved: Callable[[str], None] | None = None) -> GameResult:
     """Game `number` of a match between `players`, from the game's start, or from the
     position its `opening` moves lead to (a line as the game's format_line writes it).
     Each worker runs this; so may anyone else, to replay one game of a match. The
     result's record holds the opening's moves too: the whole game from the start.
+    `moved`, if given, is handed the record so far after each move, the last one
+    being the result's record.
 
     An external agent decides in a process named after its player's spec (one each
     when both players have the same), which a worker keeps from game to game; outside
@@ -203,7 +222,8 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
                                     names[side ^ first], game.spec) for side in (0, 1)]
         for agent in agents:
             agent.prepare()
-        played = play_game(start, agents, _worker_stop)
+        played = play_game(start, agents, _worker_stop, None if moved is None else (
+            lambda moves: moved(game.format_record(game.start(), [*opened, *moves]))))
     winner = played.outcome.winner
     return GameResult(number, first, None if winner is None else winner ^ first,
                       played.outcome.reason,
@@ -240,7 +260,9 @@ class GameJob:
 
 
 def play_job(game_spec: str, job: GameJob) -> GameResult:
-    return match_game(game_spec, job.players, job.number, job.seed, job.opening)
+    watch = _worker_watch
+    moved = None if watch is None else partial(report_move, watch, job.match, job.number)
+    return match_game(game_spec, job.players, job.number, job.seed, job.opening, moved)
 
 
 @dataclass
@@ -257,16 +279,25 @@ class Pool:
     admit: Callable[[Sequence[Agent]], None] = lambda agents: None
 
 
+def watch_queue(room: int = 64):
+    """A queue for local_pool's `watch`. A worker drops a move when `room` are unread,
+    and so many moves fit in a pipe's buffer: a worker never waits for the reader, not
+    even to exit (it first writes out what it has put)."""
+    return spawn_context().Queue(room)
+
+
 @contextmanager
-def local_pool(game: Game, jobs: int) -> Iterator[Pool]:
+def local_pool(game: Game, jobs: int, watch=None) -> Iterator[Pool]:
     """`jobs` worker processes of this machine (spawned, out of Ctrl-C's reach, each
     warmed for `game` before its first game); on leaving, the games under way are cut
-    short and the workers have exited."""
+    short and the workers have exited. `watch` (a watch_queue) is sent (match, game
+    number, record so far) after every move a worker plays, for a screen to show the
+    games under way."""
     context = spawn_context()
     stop_buffer = context.RawArray("b", 8)
     stop = StopFlag(stop_buffer).set
     with ProcessPoolExecutor(jobs, context, initializer=start_worker,
-                             initargs=(game.id, stop_buffer)) as executor:
+                             initargs=(game.id, stop_buffer, watch)) as executor:
         try:
             yield Pool(executor, jobs, stop)
         except BaseException:

@@ -13,7 +13,7 @@ from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.search.control import SearchStopped, StopFlag
 from plyground.core.play.tournament import (GameResult, Tally, match_game, play_game,
-                                            local_pool, run_match, tally,
+                                            local_pool, run_match, tally, watch_queue,
                                             turns)
 
 GAME = get_game("connect4")
@@ -108,3 +108,24 @@ def test_ctrl_c_stops_the_games_under_way_and_the_workers():
         ctrl_c.cancel()
     assert finished == []
     assert multiprocessing.active_children() == []
+
+
+def test_watched_workers_report_every_move_of_every_game_in_order():
+    agents = players("random", "greedy")
+    watch = watch_queue(room=10_000)  # room for every move: none is dropped
+    reports = []
+    reader = threading.Thread(target=lambda: reports.extend(iter(watch.get, None)))
+    reader.start()
+    try:
+        with local_pool(GAME, 2, watch) as pool:
+            results = list(run_match(GAME, agents, games=4, seed=3, pool=pool))
+    finally:
+        watch.put(None)  # after every worker's moves
+        reader.join(timeout=60)
+    for result in results:
+        records = [record for match, number, record in reports
+                   if (match, number) == (0, result.number)]
+        moves = GAME.parse_line(GAME.start(), result.record)
+        assert records == [GAME.format_record(GAME.start(), moves[:ply])
+                           for ply in range(1, result.plies + 1)]
+        assert records[-1] == result.record
