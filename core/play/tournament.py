@@ -328,7 +328,8 @@ def run_games(game: Game, jobs: Iterable[GameJob], pool: Pool,
         submit(ahead or sys.maxsize)
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda future: running[future].key):
+            for future in sorted(done, key=lambda future: (running[future].match,
+                                                          running[future].number)):
                 job = running.pop(future)
                 yield job, future.result()
             submit(len(done))

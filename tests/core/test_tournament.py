@@ -12,9 +12,10 @@ import pytest
 from plyground.core import get_game
 from plyground.core.catalogue import parse_agent
 from plyground.core.search.control import SearchStopped, StopFlag
-from plyground.core.play.tournament import (GameResult, Tally, match_game, play_game,
-                                            local_pool, run_match, tally, watch_queue,
-                                            turns)
+from plyground.core.play.tournament import (GameResult, Pool, Tally, match_game,
+                                            match_jobs, play_game, local_pool, run_games,
+                                            run_match, tally, watch_queue, turns)
+from tests.core.test_arena import InlineExecutor
 
 GAME = get_game("connect4")
 SMALL = get_game("cephalopod", rows=3, cols=3)
@@ -129,3 +130,9 @@ def test_watched_workers_report_every_move_of_every_game_in_order():
         assert records == [GAME.format_record(GAME.start(), moves[:ply])
                            for ply in range(1, result.plies + 1)]
         assert records[-1] == result.record
+
+
+def test_games_that_end_together_come_in_the_order_of_their_numbers():
+    jobs = match_jobs(players("random", "random"), games=12, seed=2)
+    pool = Pool(InlineExecutor(), 12, lambda: None)  # all twelve end before any is read
+    assert [job.number for job, _ in run_games(GAME, jobs, pool)] == list(range(1, 13))
