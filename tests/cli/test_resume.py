@@ -47,10 +47,12 @@ def kept(home: Path) -> dict:
         return run_results(history, 1)
 
 
-def stopped(home: Path, stop: signal.Signals) -> tuple[int, str, str]:
-    """The match started in `home` and sent `stop` (to its whole session, workers too)
-    once two of its games are kept: its exit code, stdout and stderr."""
-    process = subprocess.Popen([sys.executable, "-m", "plyground", *MATCH, "--json"],
+def stopped(home: Path, stop: signal.Signals, command: list[str] = MATCH
+            ) -> tuple[int, str, str]:
+    """The run of `command` (the match) started in `home` and sent `stop` (to its whole
+    session, workers too) once two of its games are kept: its exit code, stdout and
+    stderr."""
+    process = subprocess.Popen([sys.executable, "-m", "plyground", *command, "--json"],
                                env=environment(home), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True,
                                preexec_fn=as_from_a_terminal)

@@ -72,10 +72,12 @@ def record_match_game(history: History | None, source: str, game: Game,
 
 
 def run_params(resume: int | None, kind: str, game_spec: str | None, given: dict,
-               no_record: bool) -> tuple[str | None, dict]:
+               no_record: bool, labels: dict[str, str] | None = None
+               ) -> tuple[str | None, dict]:
     """The game spec and parameters of the run to play: those given (options as
     typed, None where left out), or with --resume those of the run stored, which
-    any option given must equal."""
+    any option given must equal. An error names a parameter as its option
+    (`max_pairs` as --max-pairs), or as `labels` says (a positional one)."""
     if resume is None:
         return game_spec, given
     if no_record:
@@ -87,14 +89,17 @@ def run_params(resume: int | None, kind: str, game_spec: str | None, given: dict
                              "leave the game out to resume it")
     for name, value in given.items():
         if value is not None and value != run.params.get(name):
-            raise PlygroundError(f"--{name} {option_text(value)} differs from run "
+            label = (labels or {}).get(name, "--" + name.replace("_", "-"))
+            raise PlygroundError(f"{label} {option_text(value)} differs from run "
                                  f"{resume}'s ({option_text(run.params.get(name))}): "
                                  "leave it out to resume the run")
     return run.game, run.params
 
 
 def option_text(value: object) -> str:
-    return shown(" ".join(value) if isinstance(value, list) else str(value))
+    if isinstance(value, list):
+        return shown(" ".join(value))
+    return shown(f"{value:g}" if isinstance(value, float) else str(value))
 
 
 def recorded(running: Iterator[T], record: Callable[[T], None]) -> Iterator[T]:

@@ -26,7 +26,7 @@ from plyground.core.play.sprt import PAIR_CLASSES, SPRT, SprtStatus, check_count
 from plyground.core.records.runs import finish_run, run_results, start_run
 from plyground.core.rng import fresh_seed
 
-from ..sprt_text import fixed, interval_text, status_lines
+from ..sprt_text import fixed, status_lines
 from .options import Cluster, Jobs, NoRecord, Seed
 from .recording import history_for, record_match_game, run_params
 from .runs import Played, Resume, end_run
@@ -121,7 +121,8 @@ def sprt_command(
                              "--counts LL,LD,DD,WD,WW")
     given = {"players": None if a is None else [a.strip(), b.strip()], **bounds,
              "max_pairs": max_pairs, "seed": seed, "openings": openings_option(openings)}
-    game_spec, params = run_params(resume, "sprt", game, given, no_record)
+    game_spec, params = run_params(resume, "sprt", game, given, no_record,
+                                   {"players": "A B"})
     if game_spec is None:
         raise PlygroundError("sprt needs GAME A B (two agents to test), --resume RUN or "
                              "--counts LL,LD,DD,WD,WW")
@@ -162,7 +163,7 @@ def play_sprt(game: Game, params: dict, resume: int | None, jobs: int | None,
             run = resume or start_run(history, "sprt", game.spec, plan.params, plan.command)
             finish_run(history, run, "running")
         kept = run_results(history, run) if resume is not None else {}
-        progress = SprtProgress(plan, len(kept))
+        progress = SprtProgress(len(kept))
         try:
             with progress, open_pool(game, jobs, cluster) as pool:
                 for event in run_sprt(game, plan.players, plan.test, plan.seed, pool,
@@ -201,8 +202,8 @@ class SprtProgress:
     """The test's progress on stderr: a live line on a terminal (pairs, LLR between
     its bounds, Elo), else a line per counted pair, so a log shows it moving."""
 
-    def __init__(self, plan: SprtPlan, games: int) -> None:
-        self.plan, self.games, self.started = plan, games, time.monotonic()
+    def __init__(self, games: int) -> None:
+        self.games, self.started = games, time.monotonic()
         self.console = Console(stderr=True, highlight=False)
         self.live = Live(Text("starting the games…"), console=self.console,
                          transient=True, auto_refresh=False)
@@ -223,18 +224,25 @@ class SprtProgress:
 
     def pair(self, event: PairCounted) -> None:
         status = event.status
-        elo = (f"Elo {interval_text(status.elo, status.interval)})"
-               if status.interval else "no Elo interval yet")
-        self.line = (f"pairs {status.pairs} · LLR {fixed(status.llr)} "
-                     f"[{fixed(status.lower)}, {fixed(status.upper)}] · {elo}")
-        if not self.console.is_terminal:
+        if status.interval:
+            low, high = (fixed(end, "+") for end in status.interval)
+            elo = f"Elo {fixed(status.elo, '+')} [{low}, {high}]"
+        else:
+            elo = "no Elo interval yet"
+        self.line = (f"LLR {fixed(status.llr)} [{fixed(status.lower)}, "
+                     f"{fixed(status.upper)}] · {elo}")
+        if self.console.is_terminal:
+            self.line = f"pair {status.pairs} · {self.line}"
+        else:
             seconds = time.monotonic() - self.started
-            print(f"[pair {event.pair.round + 1}, {seconds:.0f} s] "
-                  f"{PAIR_CLASSES[event.pair.kind]}: {self.line}", file=sys.stderr,
+            print(f"[pair {status.pairs}, {seconds:.0f} s] "
+                  f"{PAIR_CLASSES[event.pair.kind]} · {self.line}", file=sys.stderr,
                   flush=True)
         self.show()
 
     def show(self) -> None:
+        """The live line, cut to the terminal's width rather than wrapped."""
         if self.console.is_terminal:
             self.live.update(Text(f"{self.line or 'no pair counted yet'} · "
-                                  f"{self.games} games played"), refresh=True)
+                                  f"{self.games} games", no_wrap=True,
+                                  overflow="ellipsis"), refresh=True)
