@@ -5,25 +5,31 @@ screen shows it and starts nothing). `ArenaDriver.run` plays the plan with
 core/play/arena.run_sprt on a pool of worker processes (this machine's cores but one, so
 the app keeps a core), on the caller's thread (the screen's thread worker), stores each
 game in the history as it ends, and hands `changed` an ArenaView after every event: a
-frozen snapshot, safe to pass to the UI thread. `stop` (from any thread) cuts the games
-under way short; the finished ones are kept.
+frozen snapshot, safe to pass to the UI thread. The workers report each move they play
+(local_pool's watch queue); a thread of the driver reads them and shows the game under
+way at most every `paint` seconds, since fast games move far more often than a screen can
+usefully paint. `stop` (from any thread) cuts the games under way short; the finished
+ones are kept.
 """
 from __future__ import annotations
 
 import os
+import queue
 import sys
 import threading
-from contextlib import AbstractContextManager, redirect_stderr
+import time
+from contextlib import AbstractContextManager, contextmanager, redirect_stderr
 from multiprocessing import resource_tracker
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from plyground.core import Game, PlygroundError, State
 from plyground.core.play.arena import (GameEnded, PairCounted, SprtPlan, points_of_a,
                                        run_sprt)
 from plyground.core.play.openings import NO_OPENINGS, opening_suite, openings_option
 from plyground.core.play.sprt import SPRT, SprtStatus
-from plyground.core.play.tournament import GameJob, GameResult, Pool, local_pool
+from plyground.core.play.tournament import (GameJob, GameResult, Pool, local_pool,
+                                            watch_queue)
 from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, start_run
 
@@ -33,6 +39,7 @@ from .cli.sides import game_agent
 
 SOURCE = "sprt"  # the history's source column for the Match screen's games
 LABELS = ("A", "B")
+PAINT = 0.2  # seconds: at most 5 views a second for moves
 
 
 def workers() -> int:
@@ -105,13 +112,27 @@ class FinishedGame:
 
 @dataclass(frozen=True)
 class LiveGame:
-    """The game shown on the small board: its number, who moved first, its position,
-    and whether it is still under way (else it is the last finished game)."""
+    """The game shown on the small board: its number, who moves first ("A" or "B"),
+    its position, and whether it is still under way (else it is the last finished
+    game)."""
 
     number: int
     first: str
     state: State
     under_way: bool
+
+
+def live_line(view: ArenaView) -> str:
+    """What the small board shows: `game 7 under way · A (alphabeta) moves first ·
+    ply 12`, or the last finished game."""
+    game = view.live
+    if game is None:
+        return ""
+    spec = view.plan.specs[LABELS.index(game.first)]
+    if game.under_way:
+        return (f"game {game.number} under way · {game.first} ({spec}) moves first · "
+                f"ply {game.state.ply}")
+    return f"game {game.number}, the last finished · {game.first} ({spec}) moved first"
 
 
 @dataclass(frozen=True)
@@ -171,7 +192,8 @@ def figure_lines(view: ArenaView) -> list[str]:
     return lines + [f"Elo {elo_text(status)}{los}"]
 
 
-PoolFactory = Callable[[Game, int], AbstractContextManager[Pool]]
+# (game, jobs, watch): local_pool's signature
+PoolFactory = Callable[[Game, int, object], AbstractContextManager[Pool]]
 
 
 @dataclass
@@ -183,12 +205,17 @@ class ArenaDriver:
     pool: PoolFactory = local_pool
     jobs: int = field(default_factory=workers)
     keep: bool = True  # store the games in the history
+    paint: float = PAINT  # seconds at least between two views for moves
 
     def __post_init__(self) -> None:
         self.view = ArenaView(self.plan)
         self.stopping = threading.Event()
         self.running_pool: Pool | None = None
         self.run_id: int | None = None  # the run's id in the history
+        self.lock = threading.RLock()  # the run's thread and the move reader both show
+        self.moving: dict[int, str] = {}  # the games under way: number -> record so far
+        self.ended_games: set[int] = set()  # their late moves are not news
+        self.last: LiveGame | None = None  # the last finished game
 
     def stop(self) -> None:
         """End the run: the games under way are cut short, the finished kept."""
@@ -197,8 +224,9 @@ class ArenaDriver:
             self.running_pool.stop()
 
     def show(self, **changes) -> None:
-        self.view = replace(self.view, **changes)
-        self.changed(self.view)
+        with self.lock:  # one view after another, never two built from the same one
+            self.view = replace(self.view, **changes)
+            self.changed(self.view)
 
     def run(self) -> ArenaView:
         """Play the test to its end (or `stop`); the last view."""
@@ -206,7 +234,8 @@ class ArenaDriver:
         history = self.open_history()
         try:
             start_resource_tracker()
-            with self.pool(plan.game, self.jobs) as pool:
+            with self.reading_moves() as watch, \
+                    self.pool(plan.game, self.jobs, watch) as pool:
                 self.running_pool = pool
                 if self.stopping.is_set():
                     pool.stop()
@@ -221,7 +250,8 @@ class ArenaDriver:
                                   status=event.status)
         except Exception as error:  # a stopped run's games end with SearchStopped
             if not self.stopping.is_set():
-                self.show(running=False, error=str(error) or type(error).__name__)
+                self.show(running=False, error=str(error) or type(error).__name__,
+                          live=self.last)
                 return self.view
         finally:
             self.running_pool = None
@@ -229,8 +259,59 @@ class ArenaDriver:
                 finish_run(history, self.run_id, "interrupted" if self.stopping.is_set()
                            or self.view.error else "finished")
                 history.close()
-        self.show(running=False, stopped=self.stopping.is_set())
+        with self.lock:  # the games cut short are not under way any more
+            self.moving.clear()
+            self.show(running=False, stopped=self.stopping.is_set(), live=self.last)
         return self.view
+
+    @contextmanager
+    def reading_moves(self) -> Iterator:
+        """A watch queue for the pool, whose moves a thread of ours reads until the
+        block ends (after the pool's, whose workers have then written theirs)."""
+        watch = watch_queue()
+        done = threading.Event()
+        reader = threading.Thread(target=self.read_moves, args=(watch, done),
+                                  name="arena-moves", daemon=True)
+        reader.start()
+        try:
+            yield watch
+        finally:
+            done.set()
+            reader.join()
+            watch.close()
+
+    def read_moves(self, watch, done: threading.Event) -> None:
+        """Take the workers' moves as they come; show the game under way when it has
+        moved and `paint` seconds have passed since it was last shown."""
+        painted, fresh = 0.0, False
+        while not done.is_set():
+            try:
+                _, number, record = watch.get(timeout=PAINT)  # to see `done` soon
+                with self.lock:
+                    if number not in self.ended_games:
+                        self.moving[number] = record
+                        fresh = True
+            except queue.Empty:
+                pass
+            if fresh and time.monotonic() - painted >= self.paint:
+                with self.lock:
+                    self.show(live=self.under_way() or self.last)
+                painted, fresh = time.monotonic(), False
+
+    def under_way(self) -> LiveGame | None:
+        """The lowest-numbered game that has moved and not ended."""
+        if not self.moving:
+            return None
+        number = min(self.moving)
+        return LiveGame(number, LABELS[(number - 1) % 2],
+                        self.position(self.moving[number]), under_way=True)
+
+    def position(self, record: str) -> State:
+        game = self.plan.game
+        state = game.start()
+        for move in game.parse_line(state, record):
+            state = state.play(move)
+        return state
 
     def open_history(self) -> History | None:
         """The history the games go to, with the run started in it; a run goes on
@@ -260,8 +341,10 @@ class ArenaDriver:
         first = LABELS[result.first]
         row = FinishedGame(result.number, job.opening, first, points_of_a(result),
                            result.reason, history_id)
-        state = game.start()
-        for move in game.parse_line(state, result.record):
-            state = state.play(move)
-        self.show(finished=(*self.view.finished, row),
-                  live=LiveGame(result.number, first, state, under_way=False))
+        with self.lock:
+            self.ended_games.add(result.number)
+            self.moving.pop(result.number, None)
+            self.last = LiveGame(result.number, first, self.position(result.record),
+                                 under_way=False)
+            self.show(finished=(*self.view.finished, row),
+                      live=self.under_way() or self.last)

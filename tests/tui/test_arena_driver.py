@@ -1,16 +1,23 @@
 """The Match screen's driver, without Textual: the fields read into a plan or one line
 saying what is wrong; a run's views hold what run_sprt computed, and its games are in
-the history with the run; the chart and histogram draw the figures they are given."""
+the history with the run; the board shows the game under way, move by move, and the
+last finished game once none is; the chart and histogram draw the figures they are
+given."""
 from __future__ import annotations
 
-from contextlib import nullcontext
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
 from plyground.core import PlygroundError, get_game
+from plyground.core.play import tournament
 from plyground.core.play.arena import GameEnded, PairCounted, run_sprt
+from plyground.core.play.tournament import Pool, match_game
 from plyground.core.records.history import History
-from plyground.tui.arena_driver import ArenaDriver, figure_lines, read_plan, result_line
+from plyground.core.search.control import StopFlag
+from plyground.tui.arena_driver import (ArenaDriver, LiveGame, figure_lines, live_line,
+                                        read_plan, result_line)
 from plyground.tui.sprt_text import result_line as sprt_result_line
 from plyground.tui.widgets.llr_chart import POINT, plot
 from plyground.tui.widgets.pentanomial import BAR, bars
@@ -23,6 +30,35 @@ FIELDS = {"elo0": "0", "elo1": "50", "alpha": "0.05", "beta": "0.05",
 
 def plan(specs=("alphabeta:depth=2", "random"), seed=7, **fields):
     return read_plan(GAME, specs, **{**FIELDS, **fields}, seed=seed)
+
+
+def position(record: str, plies: int | None = None):
+    """The position after the first `plies` moves of `record` (all by default)."""
+    state = GAME.start()
+    for move in GAME.parse_line(state, record)[:plies]:
+        state = state.play(move)
+    return state
+
+
+def inline(game, jobs, watch):
+    """A pool that plays each game as it is sent, reporting no move."""
+    return nullcontext(inline_pool())
+
+
+@contextmanager
+def thread_pool(game, jobs, watch=None):
+    """A pool (a PoolFactory's) whose games are played one at a time in a thread of
+    this process as a match worker plays them (with the pool's stop flag, reporting
+    moves to its watch queue), with no process to spawn and warm up: for the tests
+    that do not need processes."""
+    stop = StopFlag()
+    kept = tournament._worker_stop, tournament._worker_watch
+    tournament._worker_stop, tournament._worker_watch = stop, watch
+    try:
+        with ThreadPoolExecutor(1) as executor:
+            yield Pool(executor, 1, stop.set)
+    finally:
+        tournament._worker_stop, tournament._worker_watch = kept
 
 
 @pytest.mark.parametrize("specs, fields, message", [
@@ -47,8 +83,7 @@ def test_a_run_shows_what_run_sprt_computes_and_keeps_its_games():
     counted = [event.status for event in expected if isinstance(event, PairCounted)]
     ended = [event for event in expected if isinstance(event, GameEnded)]
     views = []
-    driver = ArenaDriver(chosen, views.append, pool=lambda game, jobs: nullcontext(
-        inline_pool()))
+    driver = ArenaDriver(chosen, views.append, pool=inline)
     last = driver.run()
     assert last.status == counted[-1] and last.status.result == "H1"
     assert last.llrs == tuple(status.llr for status in counted)
@@ -63,6 +98,10 @@ def test_a_run_shows_what_run_sprt_computes_and_keeps_its_games():
                                  f"{counted[-1].pairs} pairs")  # the CLI's words
     assert result_line(last).startswith("H1 accepted: A is stronger (LLR ")
     assert not last.running and not any(view.stopped for view in views)
+    final = ended[-1].result
+    assert last.live == LiveGame(final.number, "AB"[final.first],
+                                 position(final.record), under_way=False)
+    assert live_line(last).startswith(f"game {final.number}, the last finished · ")
     with History() as history:
         record = history.get(last.finished[0].history_id)
     first = ended[0].result
@@ -73,10 +112,36 @@ def test_a_run_shows_what_run_sprt_computes_and_keeps_its_games():
 def test_a_stopped_run_keeps_its_finished_games_and_says_so():
     chosen = plan(elo1="5", max_pairs="50")
     driver = ArenaDriver(chosen, lambda view: view.finished and driver.stop(),
-                         pool=lambda game, jobs: nullcontext(inline_pool()), keep=False)
+                         pool=inline, keep=False)
     last = driver.run()
     assert last.stopped and not last.running and len(last.finished) == 1
     assert result_line(last).startswith("Stopped after 0 pairs (Esc)")
+
+
+def test_the_board_shows_the_game_under_way_move_by_move():
+    """Each move is shown (paint 0); the run is stopped once game 1 was seen in three
+    positions."""
+    specs = ("mcts:iterations=10000", "mcts:iterations=10000")
+    chosen = plan(specs, elo1="5", max_pairs="2")
+    game = match_game(GAME.spec, chosen.players, 1, chosen.seed)  # the same game, whole
+    shown = []
+
+    def changed(view):
+        if view.live is not None and view.live.under_way:
+            shown.append((view.live, live_line(view)))
+        if len({live.state for live, _ in shown if live.number == 1}) >= 3:
+            driver.stop()
+
+    driver = ArenaDriver(chosen, changed, pool=thread_pool, keep=False, paint=0)
+    last = driver.run()
+    assert shown, "no game was shown under way"
+    for live, line in shown:
+        assert live.number == 1 and live.first == "A"
+        assert live.state == position(game.record, live.state.ply)
+        assert line == f"game 1 under way · A ({specs[0]}) moves first · ply {live.state.ply}"
+    plies = [live.state.ply for live, _ in shown]
+    assert plies == sorted(plies) and 0 < plies[0] and plies[-1] < game.plies
+    assert last.stopped and last.live is None  # no game finished: nothing under way
 
 
 def test_the_chart_puts_each_pair_on_its_row_between_the_bounds():

@@ -1,8 +1,8 @@
 """The Match screen: is agent A stronger than agent B? An SPRT on game pairs (each
 opening played twice, colours swapped) for the game chosen on the setup screen, shown
 as it runs: the LLR curve between its bounds, the score, Elo with its 95% interval,
-the likelihood of superiority, the pentanomial counts, the game on the board and the
-finished games, any of which opens on the analysis board.
+the likelihood of superiority, the pentanomial counts, the game under way on a small
+board and the finished games, any of which opens on the analysis board.
 
 The screen shows and routes keys; tui/arena_driver.py plays the run on a thread worker
 and hands back a snapshot (ArenaView) after each event. On a narrow terminal the form
@@ -10,6 +10,7 @@ and the run take turns: Start shows the run, Esc the form again.
 """
 from __future__ import annotations
 
+from rich.console import Group
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -23,10 +24,11 @@ from plyground.core import Game, PlygroundError
 from plyground.core.catalogue import HUMAN
 from plyground.core.play.openings import shipped_suites
 from plyground.core.play.sprt import MODELS, SPRT
+from plyground.core.play.tournament import local_pool
 from plyground.core.rng import fresh_seed
 
-from ..arena_driver import (LABELS, NO_OPENINGS, ArenaDriver, ArenaView, figure_lines,
-                            read_plan, result_line)
+from ..arena_driver import (LABELS, NO_OPENINGS, ArenaDriver, ArenaView, PoolFactory,
+                            figure_lines, live_line, read_plan, result_line)
 from ..text_board import render_board
 from ..widgets.llr_chart import LlrChart
 from ..widgets.pentanomial import Pentanomial
@@ -35,7 +37,7 @@ from .setup import SideRow, player_choices, row_from_spec, spec_for
 
 FILE = "\0file"  # the openings menu's entry whose box names a suite file
 NARROW = 120  # narrower terminals show the form or the run, not both
-SHORT = 36  # shorter ones leave out the board, for the list of games
+SHORT = 36  # shorter ones show the game under way as a line, not a board
 DEFAULTS = SPRT()
 DEFAULT_MAX_PAIRS = 1000
 DEFAULT_SIDES = ("alphabeta", "mcts")
@@ -91,7 +93,7 @@ class MatchScreen(Screen):
     MatchScreen #result-line { height: auto; text-style: bold; }
     MatchScreen.-short LlrChart { max-height: 7; }
     MatchScreen.-short #middle { margin-top: 0; }
-    MatchScreen.-short #live { display: none; }
+    MatchScreen.-short #live { max-width: 50%; }
     """
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
@@ -106,6 +108,7 @@ class MatchScreen(Screen):
         self.sides = tuple(spec or default for spec, default in zip(sides, DEFAULT_SIDES))
         self.driver: ArenaDriver | None = None
         self.view: ArenaView | None = None
+        self.pool: PoolFactory = local_pool  # where the games are played
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="match"):
@@ -170,6 +173,8 @@ class MatchScreen(Screen):
     def fit(self) -> None:
         self.set_class(self.size.width < NARROW, "-narrow")
         self.set_class(self.size.height < SHORT, "-short")
+        if self.view is not None:
+            self.show_live(self.view)
 
     def show_openings_file(self) -> None:
         self.query_one("#openings-file").display = \
@@ -226,7 +231,8 @@ class MatchScreen(Screen):
             return
         error.update("")
         self.query_one("#finished", GameTable).clear()
-        driver = ArenaDriver(plan, lambda view: self.post_message(ArenaUpdate(driver, view)))
+        driver = ArenaDriver(plan, lambda view: self.post_message(ArenaUpdate(driver, view)),
+                             self.pool)
         self.driver = driver
         self.set_class(True, "-running")
         self.show(driver.view)
@@ -261,14 +267,14 @@ class MatchScreen(Screen):
         self.refresh_bindings()
 
     def show_live(self, view: ArenaView) -> None:
+        """The game under way (or the last finished) on the small board; a short
+        terminal has room for its line alone."""
         live = self.query_one("#live", Static)
-        if view.live is None:
-            live.update("")
+        line = Text(live_line(view), style="bold")
+        if view.live is None or self.has_class("-short"):
+            live.update(line)
             return
-        game = view.live
-        what = "under way" if game.under_way else "last finished game"
-        live.update(Text.assemble((f"game {game.number} ({what})", "bold"),
-                                  f"\n{game.first} first\n", render_board(game.state)))
+        live.update(Group(line, render_board(view.live.state)))
 
     def show_finished(self, view: ArenaView) -> None:
         table = self.query_one("#finished", GameTable)
