@@ -5,6 +5,7 @@ checked on every worker; one clear line when the cluster cannot be used."""
 from __future__ import annotations
 
 import errno
+import json
 import multiprocessing
 import os
 import signal
@@ -192,6 +193,26 @@ def test_training_on_the_cluster_saves_the_profile_trained_here(cluster, tmp_pat
         on_cluster = train(tmp_path, "cluster", "--cluster", cluster.address)
         assert sum(client.run(executed).values()) > before  # the workers played them
     assert on_cluster == train(tmp_path, "here", "--jobs", "2")
+
+
+def test_an_sprt_on_the_cluster_ends_as_the_local_one(cluster, tmp_path):
+    """The same pairs counted, the same decision and figures, local or on the cluster."""
+    suite = tmp_path / "suite.txt"
+    suite.write_text("44\n43\n3\n1\n2\n4453\n35\n")  # pairs of more than one class
+
+    def sprt(*where: str) -> dict:
+        result = CliRunner().invoke(cli.app, [
+            "sprt", "connect4", "alphabeta:depth=2", "greedy", "--elo1", "200", "--seed",
+            "6", "--openings", str(suite), "--no-history", "--json", *where])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    with Client(cluster.address, set_as_default=False) as client:
+        before = sum(client.run(executed).values())
+        on_cluster = sprt("--cluster", cluster.address)
+        assert sum(client.run(executed).values()) > before  # the workers played them
+    assert on_cluster["result"] == "H1" and len(set(on_cluster["pentanomial"])) > 2
+    assert on_cluster == sprt("--jobs", "2")
 
 
 def test_train_without_a_scheduler_there_is_one_line(tmp_path, monkeypatch):
