@@ -3,13 +3,28 @@ LLR between its bounds, the counts, the Elo estimates and the LOS; figures to fi
 places, never as -0.00."""
 from __future__ import annotations
 
+import math
+
 from plyground.core.play.sprt import PAIR_CLASSES, SprtStatus
 
 
-def fixed(value: float, sign: str = "") -> str:
-    """`value` to 2 places (1 with a sign), never as -0.00."""
-    places = 1 if sign else 2
+def fixed(value: float, sign: str = "", places: int | None = None) -> str:
+    """`value` to 2 places (1 with a sign), never as -0.00; infinity as ±∞."""
+    if math.isinf(value):
+        return "+∞" if value > 0 else "−∞"
+    places = places if places is not None else 1 if sign else 2
     return f"{round(value, places) + 0.0:{sign}.{places}f}"
+
+
+def llr_texts(status: SprtStatus) -> tuple[str, str, str]:
+    """The LLR and its two bounds, to 2 places, or to 3 where 2 would show an LLR
+    equal to a bound it has not reached (2.94 against 2.94, and no decision)."""
+    values = (status.llr, status.lower, status.upper)
+    places = 2
+    if status.result is None and fixed(status.llr) in (fixed(status.lower),
+                                                       fixed(status.upper)):
+        places = 3
+    return tuple(fixed(value, places=places) for value in values)
 
 
 def interval_text(value: float, interval: tuple[float, float]) -> str:
@@ -37,8 +52,7 @@ def verdict(status: SprtStatus, a: str) -> str:
 
 def result_line(status: SprtStatus, a: str = "A") -> str:
     """The decision, or that there is none yet, with the LLR and the bound."""
-    llr, lower, upper = (fixed(value) for value in (status.llr, status.lower,
-                                                      status.upper))
+    llr, lower, upper = llr_texts(status)
     if status.result == "H1":
         return f"H1 accepted: {verdict(status, a)} (LLR {llr} ≥ {upper})"
     if status.result == "H0":
@@ -55,8 +69,7 @@ def status_lines(status: SprtStatus, a: str = "A") -> list[str]:
                                                                   status.counts))
     lines = [
         result_line(status, a),
-        f"LLR      {fixed(status.llr)}, bounds [{fixed(status.lower)}, "
-        f"{fixed(status.upper)}]",
+        "LLR      {}, bounds [{}, {}]".format(*llr_texts(status)),
         f"test     elo0 {test.elo0:g}, elo1 {test.elo1:g} ({test.model}), "
         f"alpha {test.alpha:g}, beta {test.beta:g}",
         f"pairs    {status.pairs} ({status.games} games)",

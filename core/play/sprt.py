@@ -85,6 +85,16 @@ def logistic_elo(score):
     return -400 * np.log10(1 / score - 1)
 
 
+def interval_end(score: float) -> float:
+    """An end of the Elo interval: a score interval that reaches 0 or 1 has no
+    finite end there (±inf), rather than the clamp's ±1200, which no data said."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return float(logistic_elo(score))
+
+
 def distribution(counts) -> tuple[np.ndarray, np.ndarray]:
     """The regularised number of pairs and their observed distribution p̂."""
     regularised = np.asarray(counts, dtype=float)
@@ -207,7 +217,7 @@ def estimates(counts: Sequence[int]) -> Estimates:
     variance = float(observed @ centred ** 2)
     spread = Z975 * math.sqrt(variance / total)
     elo = float(logistic_elo(mean))
-    elo_interval = (float(logistic_elo(mean - spread)), float(logistic_elo(mean + spread)))
+    elo_interval = (interval_end(mean - spread), interval_end(mean + spread))
     t = (mean - 0.5) / math.sqrt(variance)
     skewness = float(observed @ centred ** 3) / variance ** 1.5
     excess = float(observed @ centred ** 4) / variance ** 2 - 3
@@ -318,7 +328,9 @@ class SprtStatus:
             "pairs": self.pairs,
             "games": self.games,
             "elo": self.elo,
-            "elo_95": self.interval and list(self.interval),
+            # an end with no finite value is null
+            "elo_95": self.interval and [end if math.isfinite(end) else None
+                                         for end in self.interval],
             "nelo": self.estimates.nelo,
             "nelo_95": self.estimates.nelo_interval and list(self.estimates.nelo_interval),
             "los": self.los,

@@ -20,6 +20,7 @@ from .history import History
 from .record import GameRecord, now
 
 KINDS = ("match", "tournament", "sprt")
+KIND_WORDS = {"match": "a match", "tournament": "a tournament", "sprt": "an SPRT"}
 STATES = ("running", "finished", "interrupted")
 
 
@@ -69,8 +70,9 @@ def load_run(history: History, run_id: int, kind: str) -> Run:
         raise PlygroundError(f"no run {run_id} in the game history ({history.path})")
     run = Run(*row[:3], json.loads(row[3]), *row[4:])
     if run.kind != kind:
-        raise PlygroundError(f"run {run_id} is a {run.kind}, not a {kind}: resume it "
-                             f"with plyground {run.kind} --resume {run_id}")
+        raise PlygroundError(f"run {run_id} is {KIND_WORDS[run.kind]}, not "
+                             f"{KIND_WORDS[kind]}: resume it with plyground {run.kind} "
+                             f"--resume {run_id}")
     return run
 
 

@@ -27,7 +27,7 @@ from plyground.core.records.runs import load_run, run_results, start_run
 from plyground.tui import cli
 from plyground.tui.cli import sprt
 from plyground.tui.exit_codes import INTERRUPTED, USAGE_ERROR
-from plyground.tui.sprt_text import fixed
+from plyground.tui.sprt_text import llr_texts
 from tests.cli.test_resume import plyground, stopped
 from tests.core.test_arena import inline_pool
 
@@ -39,7 +39,7 @@ QUICK = ("alphabeta:depth=2", "random", "--elo1", "50", "--seed", "1", "--openin
 SLOW = ["sprt", "connect4", "alphabeta:depth=7", "mcts:iterations=20000", "--elo1", "50",
         "--max-pairs", "2", "--seed", "2", "--openings", "none", "--jobs", "1"]
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-PAIR_LINE = re.compile(r"\[pair (\d+), \d+ s\] (\S+) · LLR (-?\d+\.\d\d) ")
+PAIR_LINE = re.compile(r"\[pair (\d+), \d+ s\] (\S+) · LLR (-?\d+\.\d\d\d?) ")
 
 
 def core_run(a: str, b: str, test: SPRT, seed: int, max_pairs: int = 10_000,
@@ -94,9 +94,10 @@ def test_in_a_pipe_a_line_per_counted_pair_in_order(quick):
     assert last == "run 1"
     pairs = counted(core_run("alphabeta:depth=2", "random", SPRT(elo0=0, elo1=50), 1))
     shown = [PAIR_LINE.match(line).groups() for line in progress]
-    assert shown == [(str(number), PAIR_CLASSES[event.pair.kind], fixed(event.status.llr))
-                     for number, event in enumerate(pairs, 1)]
-    assert shown[-1][2] == fixed(json.loads(done.stdout)["llr"])
+    assert shown == [(str(number), PAIR_CLASSES[event.pair.kind],
+                      llr_texts(event.status)[0]) for number, event in enumerate(pairs, 1)]
+    assert float(shown[-1][2]) == round(json.loads(done.stdout)["llr"], len(shown[-1][2])
+                                        - shown[-1][2].index(".") - 1)
 
 
 def test_every_game_is_in_the_history_with_its_run(quick):
@@ -191,7 +192,7 @@ def test_a_resume_that_does_not_fit_is_one_line(tmp_path, args, message):
             "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "model": "logistic",
             "max_pairs": 2, "seed": 2, "openings": "none"}, "plyground sprt ...")
         start_run(history, "match", "connect4", {}, "plyground match ...")
-    for resume, said in (("1", message), ("2", "run 2 is a match, not a sprt: resume "
+    for resume, said in (("1", message), ("2", "run 2 is a match, not an SPRT: resume "
                                                 "it with plyground match --resume 2")):
         result = invoke(tmp_path, "sprt", "--resume", resume,
                         *(args if resume == "1" else ()))

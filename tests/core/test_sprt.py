@@ -207,7 +207,7 @@ def test_degenerate_counts_give_finite_llrs_and_no_invented_estimates():
             json = status.to_json()
             assert json["elo_95"] is None and json["los"] is None
     for model in ("logistic", "normalized"):
-        status = SPRT(model=model).status([1, 0, 0, 0, 1])
+        status = SPRT(model=model).status([0, 4, 0, 4, 0])
         values = [status.llr, status.elo, *status.interval, status.los,
                   status.estimates.nelo, *status.estimates.nelo_interval]
         assert all(math.isfinite(value) for value in values), model
@@ -296,3 +296,14 @@ def test_bad_counts_are_refused(counts):
 def test_a_score_that_is_not_a_games_is_refused():
     with pytest.raises(PlygroundError, match="0, 0.5 or 1"):
         pair_class(0.25, 1)
+
+
+def test_an_interval_reaching_a_score_of_0_or_1_has_no_finite_end():
+    """Mostly won pairs with a few drawn: the score's interval passes 1, so the Elo
+    interval has no upper end (not the clamp's +1199.8)."""
+    status = SPRT().status([0, 0, 2, 0, 21])
+    low, high = status.interval
+    assert math.isfinite(low) and high == math.inf
+    assert status.to_json()["elo_95"] == [low, None]
+    lost = SPRT().status([21, 0, 2, 0, 0])
+    assert lost.interval[0] == -math.inf and math.isfinite(lost.interval[1])

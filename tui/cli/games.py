@@ -32,8 +32,8 @@ games_app = typer.Typer()
 def games(ctx: typer.Context) -> None:
     """The history of games played: list, show, export, import records.
 
-    demo, match and tournament store each game they play (unless
-    --no-record) in history.sqlite3 in the data folder: $PLYGROUND_HOME,
+    demo, match, tournament and sprt store each game they play (unless
+    --no-history) in history.sqlite3 in the data folder: $PLYGROUND_HOME,
     else ~/.local/share/plyground.
     """
     if ctx.invoked_subcommand is None:

@@ -26,7 +26,7 @@ from plyground.core.play.sprt import PAIR_CLASSES, SPRT, SprtStatus, check_count
 from plyground.core.records.runs import finish_run, run_results, start_run
 from plyground.core.rng import fresh_seed
 
-from ..sprt_text import fixed, status_lines
+from ..sprt_text import fixed, llr_texts, status_lines
 from .options import Cluster, Jobs, NoRecord, Seed
 from .recording import history_for, record_match_game, run_params
 from .runs import Played, Resume, end_run
@@ -229,8 +229,7 @@ class SprtProgress:
             elo = f"Elo {fixed(status.elo, '+')} [{low}, {high}]"
         else:
             elo = "no Elo interval yet"
-        self.line = (f"LLR {fixed(status.llr)} [{fixed(status.lower)}, "
-                     f"{fixed(status.upper)}] · {elo}")
+        self.line = "LLR {} [{}, {}]".format(*llr_texts(status)) + f" · {elo}"
         if self.console.is_terminal:
             self.line = f"pair {status.pairs} · {self.line}"
         else:
