@@ -33,7 +33,7 @@ from plyground.core.play.tournament import (GameJob, GameResult, Pool, local_poo
 from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, start_run
 
-from .sprt_text import elo_text, fixed, result_line as sprt_result_line
+from .sprt_text import elo_text, llr_texts, result_line as sprt_result_line
 from .cli.recording import record_match_game
 from .cli.sides import game_agent
 
@@ -180,8 +180,8 @@ def figure_lines(view: ArenaView) -> list[str]:
     interval and the likelihood of superiority, worded as the CLI words them."""
     test = view.plan.test
     status = view.status or test.status([0] * 5)
-    lines = [f"LLR {fixed(status.llr)} (bounds {fixed(status.lower)}, "
-             f"{fixed(status.upper)}) · elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
+    lines = ["LLR {} (bounds {}, {})".format(*llr_texts(status))
+             + f" · elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
              f"α {test.alpha:g}, β {test.beta:g}, {test.model}"]
     if not status.pairs:
         return lines + ["no pair counted yet"]
