@@ -52,8 +52,11 @@ def openings_command(
     A suite is a text file, one opening a line: the moves from the start in the
     game's notation, then `  # ` and its value. `--openings NAME|FILE` on match,
     tournament and sprt plays each opening twice, colours swapped. The shipped
-    Connect 4 suite was built by:
-    plyground openings connect4 --build --count 520 --seed 1 --out connect4.txt
+    suites were built in core/play/suites/ by these (cephalopod as boom):
+    plyground openings connect4 --build --count 154 --seed 1 --out connect4.txt
+    plyground openings boom --build --count 200 --seed 1 --out boom.txt
+    plyground openings quarto --build --count 200 --seed 1 --margin 0.1 --out
+    quarto.txt
     """
     game = parse_game(game_spec)
     if build_suite:

@@ -1,0 +1,113 @@
+"""Opening suites: reading and checking one, cycling through it, the shipped suites'
+sizes and values, and building one that goes on after an interruption."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from plyground.core import PlygroundError, parse_game
+from plyground.core.connect4 import book as c4book
+from plyground.core.fast.c4solver import Solver
+from plyground.core.play.openings import load_suite, shipped_suites
+from plyground.core.play.openings_build import Plan, build, default_plies
+
+C4 = parse_game("connect4")
+GAMES = ["connect4", "boom", "cephalopod", "quarto"]
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "suite.txt"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_suite_cycles_through_its_lines_in_file_order(tmp_path):
+    suite = load_suite(C4, write(tmp_path, "# game: connect4\n4453  # 0\n\n11  # +1\n"))
+    assert suite.lines == ("4453", "11") and suite.values == ("0", "+1")
+    assert [suite.opening(n) for n in range(5)] == ["4453", "11", "4453", "11", "4453"]
+    state, moves = suite.start(C4, 3)
+    assert C4.format_line(moves) == "11" and state == C4.parse_position("11")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("4453\n# a note\n448\n", "line 3: '448' is not a line of legal"),
+    ("4453\n1212121\n", "line 2: the game is over there"),
+    ("4453\n5344\n", "line 2: the same position as line 1"),
+    ("1234\n7654\n", "line 2: the same position as line 1 (or its mirror"),
+    ("# game: boom\n4453\n", "line 1: the suite is for boom, not connect4"),
+    ("# only words\n\n", "the suite holds no openings"),
+])
+def test_a_bad_suite_is_one_line_naming_the_file_and_line(tmp_path, problem, text):
+    with pytest.raises(PlygroundError) as error:
+        load_suite(C4, write(tmp_path, text))
+    message = str(error.value)
+    assert "\n" not in message and message.startswith(str(tmp_path / "suite.txt"))
+    assert problem in message
+
+
+def test_an_unknown_name_says_which_suites_there_are():
+    with pytest.raises(PlygroundError, match="no opening suite 'gambits' .shipped: balanced"):
+        load_suite(parse_game("boom"), "gambits")
+
+
+def test_the_symmetric_key_is_the_books_mirror_key():
+    rng = random.Random(4)
+    for _ in range(300):
+        state = C4.start()
+        for _ in range(rng.randrange(12)):
+            if state.outcome() is None:
+                state = state.play(rng.choice(state.moves()))
+        if state.outcome() is not None:
+            continue
+        assert (C4.symmetric_key(state) == C4.symmetric_key(
+            C4.parse_position("".join(str(7 - c) for c in state.history)))
+            == c4book.canonical(state))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_ships_a_distinct_balanced_suite(game_id):
+    game = parse_game(game_id)
+    assert shipped_suites(game) == ["balanced"]
+    suite = load_suite(game, "balanced")  # checks each line legal, running, distinct
+    low, high = suite.plies(game)
+    assert len(suite.lines) >= (150 if game.entry.solver else 200)
+    assert suite.game == game.spec
+    fewest, most = default_plies(game)
+    assert fewest <= low <= high <= most
+    assert suite.about("built by").startswith(f"plyground openings {game.spec} --build")
+
+
+def test_the_connect4_suites_values_are_the_books_and_the_solvers():
+    suite = load_suite(C4, "balanced")
+    book, starts = c4book.load(), [suite.start(C4, n) for n in range(len(suite.lines))]
+    shallow = [(state, value) for (state, _), value in zip(starts, suite.values)
+               if state.ply <= book.depth]
+    assert len(shallow) >= 20
+    for state, value in random.Random(1).sample(shallow, 20):
+        assert int(value) == book.score(state) and abs(book.score(state)) <= 1
+    solver = Solver(book)
+    deepest = sorted(zip(starts, suite.values), key=lambda item: -item[0][0].ply)[:2]
+    for (state, _), value in deepest:
+        assert state.ply > book.depth and solver.solve(state) == int(value)
+
+
+def test_a_build_goes_on_after_an_interruption_and_ends_as_an_unbroken_one(tmp_path):
+    plan = Plan(parse_game("boom"), 6, 3, (2, 4), "test", iterations=2000)
+
+    def stop_at_three(found):
+        if found.judged == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build(plan, tmp_path / "a.txt", stop_at_three)
+    kept = len((tmp_path / "a.txt.partial").read_text().splitlines())
+    resumed = build(plan, tmp_path / "a.txt")
+    assert resumed.reused >= kept > 0 and not (tmp_path / "a.txt.partial").exists()
+    build(plan, tmp_path / "b.txt")
+    openings = [[line for line in (tmp_path / name).read_text().splitlines()
+                 if not line.startswith("#")] for name in ("a.txt", "b.txt")]
+    assert openings[0] == openings[1]
+    suite = load_suite(parse_game("boom"), str(tmp_path / "a.txt"))
+    assert len(suite.lines) == 6 and all(abs(float(v) - 0.5) <= 0.05 + 1e-9 for v in suite.values)
