@@ -49,10 +49,16 @@ def test_show_prints_each_opening_with_its_value(tmp_path):
 def test_a_bad_suite_or_name_is_one_line_and_exit_2(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("4453\n4453\n")
+    scores = tmp_path / "scores.txt"
+    scores.write_text("4453 0\n4453 zero\n")
     for args, said in [(("connect4", "--check", str(path)), "line 2: the same position"),
                        (("boom", "--show", "gambits"), "no opening suite 'gambits'"),
                        (("boom", "--check", str(tmp_path / "none.txt")), "none.txt"),
                        (("connect4", "--build", "--plies", "8-4"), "--plies 8-4"),
+                       (("connect4", "--build", "--candidates", str(scores)),
+                        "scores.txt line 2: '4453 zero' is not moves and a value"),
+                       (("connect4", "--build", "--candidates", str(path)),
+                        "bad.txt line 1: '4453' is not moves and a value"),
                        (("boom", "--check", "balanced", "--exact"), "no exact solver")]:
         result = run(*args)
         assert result.exit_code == 2, args
@@ -74,3 +80,17 @@ def test_check_exact_solves_openings_again_and_names_one_that_differs(tmp_path):
     result = run("connect4", "--check", str(path), "--exact")
     assert result.exit_code == 2
     assert f"opening 4453 is worth {said[0]}, not {said[0] + 1}" in result.stderr
+
+
+def test_build_takes_candidates_and_names_them_in_the_suites_header(tmp_path):
+    scores, out = tmp_path / "scores.txt", tmp_path / "c4.txt"
+    scores.write_text("4453 0\n1234 -3\n1234 -1\n")
+    result = run("connect4", "--build", "--count", "2", "--candidates", str(scores),
+                 "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"wrote {out}: 2 openings (0 positions judged)\n"
+    suite = load_suite(parse_game("connect4"), str(out))
+    assert suite.lines == ("4453", "1234") and suite.values == ("0", "-1")
+    assert suite.about("built by") == ("plyground openings connect4 --build --count 2 "
+                                       f"--seed 1 --candidates {scores} --out {out}")
+    assert suite.about("sources") == f"2 read from {scores} with its values"

@@ -11,7 +11,8 @@ from plyground.core import PlygroundError, parse_game
 from plyground.core.connect4 import book as c4book
 from plyground.core.fast.c4solver import Solver
 from plyground.core.play.openings import load_suite, shipped_suites
-from plyground.core.play.openings_build import Plan, build, default_plies
+from plyground.core.play.openings_build import Builder, Plan, build, default_plies
+from tests.reference import read_scored_positions
 
 C4 = parse_game("connect4")
 GAMES = ["connect4", "boom", "cephalopod", "quarto"]
@@ -72,7 +73,7 @@ def test_every_game_ships_a_distinct_balanced_suite(game_id):
     assert shipped_suites(game) == ["balanced"]
     suite = load_suite(game, "balanced")  # checks each line legal, running, distinct
     low, high = suite.plies(game)
-    assert len(suite.lines) >= (150 if game.entry.solver else 200)
+    assert len(suite.lines) >= (230 if game.entry.solver else 200)
     assert suite.game == game.spec
     fewest, most = default_plies(game)
     assert fewest <= low <= high <= most
@@ -87,10 +88,57 @@ def test_the_connect4_suites_values_are_the_books_and_the_solvers():
     assert len(shallow) >= 20
     for state, value in random.Random(1).sample(shallow, 20):
         assert int(value) == book.score(state) and abs(book.score(state)) <= 1
-    solver = Solver(book)
-    deepest = sorted(zip(starts, suite.values), key=lambda item: -item[0][0].ply)[:2]
+    solved = [(start, value) for start, line, value in zip(starts, suite.lines, suite.values)
+              if line[:-1] in suite.lines]  # a child the build solved, not a file's value
+    deepest = sorted(solved, key=lambda item: -item[0][0].ply)[:4]  # ~0.8 s each
+    assert len(deepest) == 4
+    solver = Solver(book)  # one table: siblings share much of their search
     for (state, _), value in deepest:
         assert state.ply > book.depth and solver.solve(state) == int(value)
+
+
+def test_the_solver_gives_some_of_test_l1_r3s_positions_the_scores_it_says():
+    """The suite takes that file's values as they are: its scores must be the
+    solver's (the same side, the same scale), checked on positions quick to solve."""
+    published = dict(read_scored_positions("connect4/Test_L1_R3"))
+    for moves in ["53154336", "3754574", "65543422", "1636341455"]:
+        score = Solver(c4book.load()).solve(C4.parse_position(moves))
+        assert score == published[moves]
+
+
+def test_candidates_keep_only_the_even_new_positions_at_the_plies_asked(tmp_path):
+    path = tmp_path / "known.txt"
+    path.write_text("\n".join([
+        "# moves and exact scores", "4453 0",
+        "44 0",  # two plies, not 4-8
+        "5344 0",  # 4453 again
+        "4435 0",  # 4453's mirror image
+        "1235 2",  # not even
+        "1234 -1", "", "112233 1", "2345 0"]))  # the last one over the count
+    plan = Plan(C4, 3, 1, (4, 8), "test", candidates=path)
+    found = build(plan, tmp_path / "suite.txt")
+    assert found.kept == {"4453": "0", "1234": "-1", "112233": "+1"}
+    assert found.judged == 0 and dict(found.sources) == {"candidates": 3}
+    suite = load_suite(C4, str(tmp_path / "suite.txt"))
+    assert suite.about("sources") == f"3 read from {path} with its values"
+
+
+def test_the_children_of_an_even_opening_are_judged_and_the_even_new_ones_kept(tmp_path):
+    parent = "3754574"  # a drawn position of Test_L1_R3 whose children solve quickly
+    builder = Builder(Plan(C4, 10, 1, (7, 8), "test"),
+                      tmp_path / "suite.txt", lambda found: None)
+    builder.take([(C4.parse_position(parent), parent, "0")])
+    builder.extend()
+    state = C4.parse_position(parent)
+    children = {parent + C4.format_move(move): state.play(move)
+                for move in state.moves() if state.play(move).outcome() is None}
+    kept = {line: value for line, value in builder.found.kept.items() if line != parent}
+    assert kept and builder.found.judged == len(children)
+    for line, child in children.items():
+        value = builder.values[C4.symmetric_key(child)]
+        assert (line in kept) == (abs(int(value)) <= 1)
+    for line, value in kept.items():
+        assert Solver(c4book.load()).solve(children[line]) == int(value)
 
 
 def test_a_build_goes_on_after_an_interruption_and_ends_as_an_unbroken_one(tmp_path):

@@ -34,6 +34,11 @@ def openings_command(
     margin: Annotated[float, typer.Option(
         min=0, max=0.5, help="with --build, where no exact solver judges: keep a "
         "position whose MCTS mean result is within this of 0.5")] = 0.05,
+    candidates: Annotated[Optional[Path], typer.Option(
+        metavar="FILE", help="with --build: take first the positions of FILE, "
+        "`<moves> <value>` a line (Connect 4: the exact score, as the solver "
+        "benchmark's Test_L1_R3 has it), those at the plies asked for whose value is "
+        "even", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option(
         metavar="FILE", help="with --build: the suite file (default: "
         "GAME-openings.txt here)", show_default=False)] = None,
@@ -52,15 +57,17 @@ def openings_command(
     A suite is a text file, one opening a line: the moves from the start in the
     game's notation, then `  # ` and its value. `--openings NAME|FILE` on match,
     tournament and sprt plays each opening twice, colours swapped. The shipped
-    suites were built in core/play/suites/ by these (cephalopod as boom):
-    plyground openings connect4 --build --count 154 --seed 1 --out connect4.txt
+    suites were built by these, Connect 4's from the project's root and the others
+    in core/play/suites/ (cephalopod as boom):
+    plyground openings connect4 --build --count 233 --seed 1 --candidates
+    ../shared/data/connect4/Test_L1_R3 --out core/play/suites/connect4.txt
     plyground openings boom --build --count 200 --seed 1 --out boom.txt
     plyground openings quarto --build --count 200 --seed 1 --margin 0.1 --out
     quarto.txt
     """
     game = parse_game(game_spec)
     if build_suite:
-        build_command(game, count, seed, plies, margin, out)
+        build_command(game, count, seed, plies, margin, candidates, out)
     elif check is not None:
         check_command(game, check, exact)
     elif show is not None:
@@ -98,13 +105,15 @@ def parse_plies(text: str | None, game: Game) -> tuple[int, int]:
 
 
 def build_command(game: Game, count: int, seed: int, plies: str | None, margin: float,
-                  out: Path | None) -> None:
+                  candidates: Path | None, out: Path | None) -> None:
     out = out or Path(f"{game.id}-openings.txt")
     command = " ".join(["plyground openings", game.spec, "--build", f"--count {count}",
                         f"--seed {seed}", *([f"--plies {plies}"] if plies else []),
                         *([f"--margin {margin:g}"] if margin != 0.05 else []),
+                        *([f"--candidates {candidates}"] if candidates else []),
                         f"--out {out}"])
-    plan = Plan(game, count, seed, parse_plies(plies, game), command, margin=margin)
+    plan = Plan(game, count, seed, parse_plies(plies, game), command, margin=margin,
+                candidates=candidates)
     live, shown = sys.stderr.isatty(), [0]
 
     def report(found: Found) -> None:
