@@ -55,7 +55,7 @@ def test_the_history_holds_each_game_from_the_start(match_report):
     with History() as history:
         records = [history.get(game.id) for game in history.list(agent="random")]
     lines = {GAME.format_line(record.moves) for record in records
-             if record.headers["Event"].startswith(match_report["command"] + ",")}
+             if record.headers.get("Event", "").startswith(match_report["command"] + ",")}
     assert lines == {game["record"] for game in match_report["results"]}
 
 

@@ -54,7 +54,8 @@ def game_id_uses(source: str, ids) -> list[tuple[int, str]]:
 
 def kind_comparisons(source: str, kinds) -> list[tuple[int, str]]:
     """Every agent kind name compared (==, !=, in), used as a subscript (but an
-    agent's `settings[...]`: the setting `seed` is not the kind) or a case."""
+    agent's `settings[...]` or a run's `params[...]`: the setting or parameter `seed`
+    is not the kind) or a case."""
     def names(node) -> list[str]:
         values = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
         return [v.value for v in values if isinstance(v, ast.Constant)
@@ -66,7 +67,8 @@ def kind_comparisons(source: str, kinds) -> list[tuple[int, str]]:
             for part in [node.left, *node.comparators]:
                 found += [(node.lineno, name) for name in names(part)]
         elif isinstance(node, ast.Subscript) and not (  # a setting named like a kind
-                isinstance(node.value, ast.Attribute) and node.value.attr == "settings"):
+                isinstance(node.value, ast.Attribute) and node.value.attr == "settings"
+                or isinstance(node.value, ast.Name) and node.value.id == "params"):
             found += [(node.lineno, name) for name in names(node.slice)]
         elif isinstance(node, ast.match_case):
             found += [(node.pattern.lineno, name) for name in names(
