@@ -123,7 +123,7 @@ async def test_step_mode_replays_the_decision_in_every_game(name):
 
 
 async def test_a_timed_mcts_decision_is_replayed_with_its_iterations_and_seed():
-    game, app = case_app("connect4", "mcts:time=0.05,seed=3")
+    game, app = case_app("connect4", "mcts:time=0.02,seed=3")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.game_screen
         await settled(pilot, app)
