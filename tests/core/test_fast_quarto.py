@@ -146,6 +146,7 @@ def test_the_table_gives_one_key_to_symmetric_positions_and_maps_moves_back():
 
 def test_different_positions_get_different_keys():
     arrays = kernel.GameArrays(GAME)
+    piece_symmetries = GAME.piece_symmetries()
     seen = {}
     for state in random_states(9, 400):
         board, hand, *_ = kernel.kernel_position(state)
@@ -155,7 +156,7 @@ def test_different_positions_get_different_keys():
             # the same key is only allowed for positions related by a symmetry
             other = GAME.parse_position(seen[key])
             images = {GAME.format_position(other.image(s, p))
-                      for s in GAME.square_symmetries for p in GAME.piece_symmetries()}
+                      for s in GAME.square_symmetries for p in piece_symmetries}
             assert text in images
         seen[key] = text
 
@@ -207,12 +208,10 @@ def test_a_node_searched_whole_reports_each_reply_with_a_true_value():
     """negamax_node (the kernel taking a root move's node whole): each reply it reports
     has the value brute force gives, or a true bound on it where its window cut the
     search short; a give that hands over a line is reported as the loss it is."""
-    known: dict = {}
+    known: dict = {}  # one table for every node: replies are the nodes' subtrees
 
     def solved(state: QuartoState) -> int:
-        if state not in known:
-            known[state] = brute_force(state)
-        return known[state]
+        return brute_force(state, known)
 
     kinds = set()
     for state in quarto_endgames(7, GAME, 6, 3):
