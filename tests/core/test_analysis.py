@@ -46,8 +46,10 @@ def test_every_column_has_the_value_of_the_kernels_analysis():
                                       if kernel_values(state).get(column) == best)
 
 
-def test_progress_reports_grow_to_the_final_values():
-    state = GAME.parse_position("4453")  # seconds of solving: several reports
+def test_progress_reports_grow_to_the_final_values(monkeypatch):
+    # a second of solving, reported every 0.02 s: dozens of reports
+    monkeypatch.setattr(analysis, "PROGRESS_INTERVAL", 0.02)
+    state = GAME.parse_position("445332")
     recorder = Recorder()
     done = analyse_columns(state, recorder, SearchControl(Budget()))
     reports = [e for e in recorder.events if isinstance(e, AnalysisProgress)]
