@@ -200,8 +200,9 @@ def analyse_columns(state, observer, control: SearchControl) -> SearchDone:
         report()
     if failure:
         raise failure[0]
-    preload(state)
+    # read before the preload starts: its solve shares the solver and its node count
     scores, work, elapsed = analysis.scores, analysis.nodes(), control.elapsed()
+    preload(state)
     if not scores:
         return SearchDone(None, None, (), work, elapsed)
     note = exact_solver.EXACT_NOTE if len(scores) == len(analysis.columns) else ""
