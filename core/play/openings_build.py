@@ -1,11 +1,15 @@
 """Building a balanced opening suite (the format: openings.py).
 
-Openings come from three sources until `count` are kept (the candidates, their
+Openings come from four sources until `count` are kept (the candidates, every
+position at the first ply asked for where the game has an exact solver, their
 children, the walk, then the walk's children); each is kept if it lies at the plies
 asked for, is even and is new (no opening kept before reaches the same position or its
 mirror image):
 1. a candidates file, if given: positions with values already known (Connect 4: the
-   solver benchmark Test_L1_R3 with its exact scores), taken with those values;
+   solver benchmark Test_L1_R3 with its exact scores), taken with those values; then,
+   for a game with an exact solver, every position at the first ply asked for (for
+   Connect 4 its opening book answers them at once), whose children are judged only
+   after the walk's (a position one ply past the book is slow to solve);
 2. seeded play from the game's start to a ply drawn from the range asked for: each
    move is, by a coin's toss, uniformly random or the choice of a short MCTS search
    (`mcts:iterations=2000`), so the openings look like games people play and many stay
@@ -224,6 +228,23 @@ class Builder:
             if low <= state.ply <= high:
                 self.keep(state, line, value, "candidates")
 
+    def first_ply(self) -> None:
+        """Every position at the first ply asked for, judged: with an exact judge only,
+        whose answers there are cheap (Connect 4's opening book holds every position
+        up to 4 stones), where a search judge would take minutes a position."""
+        if not isinstance(self.judge, ExactJudge):
+            return
+        level = [(self.game.start(), [])]
+        for _ in range(self.plan.plies[0]):
+            level = [(state.play(move), [*moves, move]) for state, moves in level
+                     for move in state.moves() if state.outcome() is None]
+        for state, moves in level:
+            if self.full():
+                return
+            if state.outcome() is None and self.new(state):
+                line = self.game.format_record(self.game.start(), moves)
+                self.keep(state, line, self.judged(state, line), "first ply")
+
     def walk(self) -> None:
         """Seeded walks to plies drawn from those asked for, until the count is kept or
         every ply has missed GIVE_UP times in a row."""
@@ -240,13 +261,14 @@ class Builder:
                 if misses[ply] == GIVE_UP:
                     del misses[ply]
 
-    def extend(self) -> None:
-        """The children of kept openings, each judged, the even new ones kept, until
-        the count is kept: the deepest opening's first (its children are the quickest
-        to judge, and a child kept below the most plies is extended next)."""
+    def extend(self, shallowest: int = 0) -> None:
+        """The children of kept openings (at `shallowest` plies or more), each judged,
+        the even new ones kept, until the count is kept: the deepest opening's first
+        (its children are the quickest to judge, and a child kept below the most plies
+        is extended next)."""
         while not self.full():
             parents = [line for line, ply in self.plies.items()
-                       if line not in self.extended and ply < self.plan.plies[1]]
+                       if line not in self.extended and shallowest <= ply < self.plan.plies[1]]
             if not parents:
                 return
             parent = max(parents, key=self.plies.__getitem__)  # the first of the deepest
@@ -289,7 +311,10 @@ def build(plan: Plan, out: Path, report: Callable[[Found], None] = lambda found:
     if plan.candidates is not None:
         builder.take(read_candidates(plan.game, plan.candidates, builder.judge))
     try:
-        builder.extend()  # from the candidates: the fewest judged an opening kept
+        builder.first_ply()
+        # from the candidates: the fewest judged an opening kept; the first ply's
+        # children come last (a position one ply past the book is slow to solve)
+        builder.extend(shallowest=plan.plies[0] + 1)
         builder.walk()
         builder.extend()
     finally:
@@ -324,6 +349,7 @@ def suite_text(plan: Plan, meaning: str, found: Found, seconds: float) -> str:
 def sources(plan: Plan, found: Found) -> str:
     """Where the openings came from, for the suite's header."""
     said = {"candidates": f"read from {plan.candidates} with its values",
+            "first ply": f"every even position at ply {plan.plies[0]}",
             "walk": "from seeded walks", "children": "children of kept openings"}
     return ", ".join(f"{found.sources[name]} {text}" for name, text in said.items()
                      if found.sources[name])

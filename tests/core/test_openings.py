@@ -2,6 +2,7 @@
 sizes and values, and building one that goes on after an interruption."""
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def test_every_game_ships_a_distinct_balanced_suite(game_id):
     assert shipped_suites(game) == ["balanced"]
     suite = load_suite(game, "balanced")  # checks each line legal, running, distinct
     low, high = suite.plies(game)
-    assert len(suite.lines) >= (230 if game.entry.solver else 200)
+    assert len(suite.lines) >= (500 if game.entry.solver else 200)
     assert suite.game == game.spec
     fewest, most = default_plies(game)
     assert fewest <= low <= high <= most
@@ -139,6 +140,22 @@ def test_the_children_of_an_even_opening_are_judged_and_the_even_new_ones_kept(t
         assert (line in kept) == (abs(int(value)) <= 1)
     for line, value in kept.items():
         assert Solver(c4book.load()).solve(children[line]) == int(value)
+
+
+def test_with_an_exact_solver_every_even_position_at_the_first_ply_is_kept(tmp_path):
+    """At ply 3 the opening book holds every position: the build keeps exactly those
+    it scores 0 or ±1, once each up to mirror image."""
+    book = c4book.load()
+    scores = json.loads(c4book.BOOK_PATH.read_text())["scores"]  # by a line reaching it
+    even = {line for line, score in scores.items() if len(line) == 3 and abs(score) <= 1}
+    builder = Builder(Plan(C4, 1000, 1, (3, 3), "test"), tmp_path / "suite.txt",
+                      lambda found: None)
+    builder.first_ply()
+    kept = builder.found.kept
+    assert len(kept) == len(even) and builder.found.sources["first ply"] == len(even)
+    for line, value in kept.items():
+        state = C4.parse_position(line)
+        assert int(value) == book.score(state) and abs(int(value)) <= 1
 
 
 def test_a_build_goes_on_after_an_interruption_and_ends_as_an_unbroken_one(tmp_path):

@@ -59,7 +59,7 @@ def openings_command(
     tournament and sprt plays each opening twice, colours swapped. The shipped
     suites were built by these, Connect 4's from the project's root and the others
     in core/play/suites/ (cephalopod as boom):
-    plyground openings connect4 --build --count 233 --seed 1 --candidates
+    plyground openings connect4 --build --count 500 --seed 1 --candidates
     ../shared/data/connect4/Test_L1_R3 --out core/play/suites/connect4.txt
     plyground openings boom --build --count 200 --seed 1 --out boom.txt
     plyground openings quarto --build --count 200 --seed 1 --margin 0.1 --out
