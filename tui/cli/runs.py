@@ -82,19 +82,25 @@ class Played:
     interrupted: bool
 
 
+def begin_run(history: History | None, kind: str, game_spec: str, params: dict,
+              command: str, resume: int | None) -> tuple[int | None, dict[str, GameResult]]:
+    """The run a command's games go to in `history` (None without one): a new one, or
+    the run `resume`, marked running again; and the games it has kept, by key."""
+    if history is None:
+        return None, {}
+    if resume is None:
+        return start_run(history, kind, game_spec, params, command), {}
+    finish_run(history, resume, "running")
+    return resume, run_results(history, resume)
+
+
 def play_run(plan: RunPlan, history: History | None, resume: int | None,
              workers: int | None, cluster: str | None, quiet: bool) -> Played:
     """Play the plan's games on `workers` processes here, or on the Dask `cluster`,
     each kept in `history` with the run as it ends; resuming the run `resume`, only
     the games it has not kept."""
-    if history is None:
-        run = None
-    elif resume is None:
-        run = start_run(history, plan.kind, plan.game.spec, plan.params, plan.command)
-    else:
-        run = resume
-        finish_run(history, run, "running")
-    kept = run_results(history, run) if resume is not None else {}
+    run, kept = begin_run(history, plan.kind, plan.game.spec, plan.params, plan.command,
+                          resume)
     todo = [job for job in plan.jobs if job.key not in kept]
 
     def store(item: tuple[GameJob, GameResult]) -> None:

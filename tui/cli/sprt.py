@@ -23,13 +23,13 @@ from plyground.core.play.cluster import open_pool
 from plyground.core.play.openings import (NO_OPENINGS, default_suite_name, opening_suite,
                                           openings_option, shipped_suites)
 from plyground.core.play.sprt import PAIR_CLASSES, SPRT, SprtStatus, check_counts
-from plyground.core.records.runs import finish_run, run_results, start_run
+from plyground.core.records.runs import finish_run
 from plyground.core.rng import fresh_seed
 
 from ..sprt_text import fixed, llr_texts, status_lines
 from .options import Cluster, Jobs, NoRecord, Seed
 from .recording import history_for, record_match_game, run_params
-from .runs import Played, Resume, end_run
+from .runs import Played, Resume, begin_run, end_run
 from .sides import game_agent
 
 COUNTS_HELP = ("the calculator: pair counts LL,LD,DD,WD,WW (A's points in a pair: 0, "
@@ -158,11 +158,8 @@ def play_sprt(game: Game, params: dict, resume: int | None, jobs: int | None,
     plan = sprt_plan(game, params)
     status = plan.test.status([0] * 5)
     with history_for(not no_record) as history:
-        run = None
-        if history is not None:
-            run = resume or start_run(history, "sprt", game.spec, plan.params, plan.command)
-            finish_run(history, run, "running")
-        kept = run_results(history, run) if resume is not None else {}
+        run, kept = begin_run(history, "sprt", game.spec, plan.params, plan.command,
+                              resume)
         progress = SprtProgress(len(kept))
         try:
             with progress, open_pool(game, jobs, cluster) as pool:
