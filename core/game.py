@@ -11,10 +11,13 @@ import inspect
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, Sequence
 
 from .errors import BadOption, IllegalMove, NotationError, PlygroundError, UnknownName
 from .plugins import load_entry_points
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Move = Hashable
 
@@ -226,6 +229,19 @@ class Game(ABC):
         """What the game declared when it registered (board, kernels, notation...)."""
         return game_entry(self.id)
 
+    def encoding(self) -> "Encoding | None":
+        """How a network sees this game (its registration's `encoding`, made once per
+        game object, as variants differ in size), or None if it declares none."""
+        if "_encoding" not in self.__dict__:
+            ref = self.entry.encoding
+            try:
+                made = None if ref is None else load_ref(ref)(self)
+            except (ImportError, AttributeError) as error:
+                raise PlygroundError(f"{self.title}: its encoding {ref!r} does not load "
+                                     f"({error})") from None
+            self.__dict__["_encoding"] = made
+        return self.__dict__["_encoding"]
+
     def describe_move(self, move: Move, state: State) -> str:
         """The move for people, in `state` (default: its notation)."""
         return self.format_move(move)
@@ -241,6 +257,23 @@ class Game(ABC):
         for text in texts:
             state = state.play(self.parse_move(text, state))
         return state
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How a network sees a game: one state's input planes and the map between legal
+    moves and policy indices. Learning agents need nothing else of a game."""
+
+    shape: tuple[int, int, int]  # (planes, rows, cols) of one state's input
+    policy_size: int
+    # a float32 array of `shape`, the position seen from the side to move
+    planes: Callable[[State], "np.ndarray"]
+    # a legal move's policy index, 0 <= i < policy_size (distinct moves, distinct indices)
+    index: Callable[[State, Move], int]
+    move: Callable[[State, int], Move]  # the inverse, on the indices of legal moves
+    # each f(planes[C,H,W], policy[P]) -> (planes, policy): the same position seen
+    # mirrored or rotated, for training augmentation
+    symmetries: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -288,6 +321,8 @@ class GameEntry:
     solver: str | None = None
     book: str | None = None
     exact_review: str | None = None
+    # how a network sees the game: `module:function`, function(game) -> Encoding
+    encoding: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}
