@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from ..game import Game, Kernels, Outcome, Termination, register_game
 from ..errors import IllegalMove, NotationError
 from ..values import WIN, terminal_value
-from .gravity import GravityBoard, GravityPosition, MovesNotation
+from .gravity import (GravityBoard, GravityPosition, MovesNotation, column_encoding,
+                      gravity_planes)
 
 BOARD = GravityBoard(width=7, height=7)
 WIDTH = BOARD.width
@@ -301,6 +302,23 @@ class Boom(MovesNotation, Game):
         return MAX_PLIES - state.ply
 
 
+def planes(state: BoomState):
+    """The mover's pieces, the other side's, the mover's bomb, the other's; then
+    whether the mover moved first, each side's turns to its next bomb (a fifth of them;
+    0 with its bomb on the board) and how near the ply cap is (a draw)."""
+    own, other = state.to_move, 1 - state.to_move
+    waits = ((state.turns_to_bomb(side) or 0) / BOMB_EVERY for side in (own, other))
+    return gravity_planes(state, (state.pieces[own], state.pieces[other],
+                                  state.bombs[own], state.bombs[other]),
+                          (*waits, state.ply / MAX_PLIES))
+
+
+def encoding(game: Boom):
+    """Planes as `planes` says; the policy is the column (0-6), then BOOM (7); the
+    mirror (a BOOM clears a row, which the mirror keeps)."""
+    return column_encoding(game, planes, extra_moves=1)
+
+
 GAME = Boom()
 register_game(
     "boom", "Desconecta-4 BOOM", lambda: GAME,
@@ -316,4 +334,5 @@ register_game(
            "above falls. If a BOOM gives both sides four, the side that BOOMed loses. "
            "A full board, or 300 plies, is a draw."),
     notation="actions played, 1-7 or B, e.g. 1234567123B",
-    review=("alphabeta:nodes=50000",), review_scale=100)  # about three safe columns
+    review=("alphabeta:nodes=50000",), review_scale=100,  # about three safe columns
+    encoding="plyground.core.games.boom:encoding")

@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 from ..errors import BadOption, IllegalMove, NotationError
-from ..game import Game, Kernels, Outcome, Termination, register_game, whole_number
+from ..game import Encoding, Game, Kernels, Outcome, Termination, register_game, whole_number
+from .planes import Symmetry, board_map, board_symmetries, policy_map, value_planes
 
 SIDE_LABELS = ("Red", "Blue")
 SIDE_LETTERS = ("r", "b")
@@ -252,6 +255,53 @@ class Cephalopod(Game):
         return sorted(moves, key=lambda move: -len(move.captures))
 
 
+# A move's policy index is cell * SLOTS + slot: slot 0 places without capturing, slot
+# k > 0 captures the neighbours in the directions of CAPTURE_MASKS[k - 1].
+SLOTS = 1 + len(CAPTURE_MASKS)
+SLOT_OF_MASK = {0: 0} | {mask: slot for slot, mask in enumerate(CAPTURE_MASKS, start=1)}
+PIPS = tuple(range(1, MAX_SUM + 1))
+
+
+def planes(state: CephalopodState):
+    """One plane per pip count for the mover's dice, then one per pip count for the
+    other side's: captures are decided by pip sums, which a network learns better from
+    counts it can add than from one number a cell."""
+    game = state.game
+    cells = np.array(state.cells).reshape(game.rows, game.cols)
+    own = cells if state.to_move == 0 else -cells
+    return value_planes(own, PIPS + tuple(-p for p in PIPS))
+
+
+def move_index(state: CephalopodState, move: CephalopodMove) -> int:
+    around = state.game.neighbours[move.cell]
+    mask = sum(1 << around.index(captured) for captured in move.captures)
+    return move.cell * SLOTS + SLOT_OF_MASK[mask]
+
+
+def index_move(state: CephalopodState, index: int) -> CephalopodMove:
+    cell, slot = divmod(index, SLOTS)
+    mask = CAPTURE_MASKS[slot - 1] if slot else 0
+    around = state.game.neighbours[cell]
+    return CephalopodMove(cell, tuple(around[d] for d in range(4) if mask >> d & 1))
+
+
+def encoding(game: Cephalopod) -> Encoding:
+    """Planes as `planes` says; the policy is cell x capture (SLOTS a cell); every
+    symmetry of the board (8 on a square one, 4 on 3x5), which turns the directions
+    of a capture with the cells."""
+    symmetries = []
+    for matrix in board_symmetries(game.rows, game.cols):
+        (a, b), (c, d) = matrix
+        turned = [DIRECTIONS.index((a * dr + b * dc, c * dr + d * dc))
+                  for dr, dc in DIRECTIONS]
+        slots = [SLOT_OF_MASK[sum(1 << turned[d] for d in range(4) if mask >> d & 1)]
+                 for mask in (0, *CAPTURE_MASKS)]
+        cells = board_map(matrix, game.rows, game.cols)
+        symmetries.append(Symmetry.of(cells, policy_map(cells, SLOTS, slots)))
+    return Encoding(planes(game.start()).shape, game.rows * game.cols * SLOTS, planes,
+                    move_index, index_move, tuple(symmetries))
+
+
 register_game(
     "cephalopod", "Cephalopod", Cephalopod,
     variants=tuple((f"{r}×{c}", {"rows": r, "cols": c}) for r, c in SIZES),
@@ -267,4 +317,5 @@ register_game(
            "die shows their sum; otherwise it shows 1. When the board is full, the side "
            "with more dice wins."),
     notation="rows from the top and the side to move, e.g. '.r1./r2.r3/.r4. r'",
-    review=("alphabeta:nodes=5000",), review_scale=200)  # two dice
+    review=("alphabeta:nodes=5000",), review_scale=200,  # two dice
+    encoding="plyground.core.games.cephalopod:encoding")

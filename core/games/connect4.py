@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from ..game import Game, Kernels, Outcome, Termination, register_game
 from ..errors import IllegalMove, NotationError
 from ..values import WIN
-from .gravity import GravityBoard, GravityPosition, MovesNotation
+from .gravity import (GravityBoard, GravityPosition, MovesNotation, column_encoding,
+                      gravity_planes)
 
 BOARD = GravityBoard(width=7, height=6)
 WIDTH, HEIGHT = BOARD.width, BOARD.height
@@ -193,6 +194,17 @@ class Connect4(MovesNotation, Game):
         return sorted(moves, key=lambda c: abs(c - WIDTH // 2))
 
 
+def planes(state: Connect4State):
+    """The mover's discs, the other side's, and whether the mover moved first."""
+    return gravity_planes(state, (state.pieces[state.to_move],
+                                  state.pieces[1 - state.to_move]), ())
+
+
+def encoding(game: Connect4):
+    """Planes as `planes` says; the policy is the column (0-6); the mirror."""
+    return column_encoding(game, planes)
+
+
 GAME = Connect4()
 register_game(
     "connect4", "Connect 4", lambda: GAME,
@@ -208,4 +220,5 @@ register_game(
     analysis="plyground.core.connect4.analysis:analyse_columns", analysis_agent="perfect:time=2",
     review_scale=100,  # (with --agent) a few open threes
     solver="plyground.core.connect4.solver:new_solver", book="plyground.core.connect4.book",
-    exact_review="plyground.core.connect4.review:solver_review")
+    exact_review="plyground.core.connect4.review:solver_review",
+    encoding="plyground.core.games.connect4:encoding")

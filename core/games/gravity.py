@@ -11,7 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from ..errors import IllegalMove
+from ..game import Encoding
+from .planes import MIRROR, Symmetry, board_map, constant_planes, policy_map, stone_planes
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,13 @@ class GravityBoard:
         return (occupied + self.bottom_row) & self.full_board
 
     @cached_property
+    def bit_grid(self) -> np.ndarray:
+        """The bit of each cell as a network's planes lay the board out: the top row
+        first, columns left to right."""
+        return np.array([[self.bit(c, r).bit_length() - 1 for c in range(self.width)]
+                         for r in reversed(range(self.height))])
+
+    @cached_property
     def windows(self) -> tuple[int, ...]:
         """Every line of four cells on the board, as a mask."""
         found = []
@@ -184,3 +195,29 @@ class MovesNotation:
 
     def format_position(self, state) -> str:
         return self.format_line(state.history)
+
+
+def gravity_planes(position, boards, constants) -> np.ndarray:
+    """A position's `boards` (bitboards) as planes, then a plane per constant, the
+    first of them whether the side to move moved first: which side fills the odd rows
+    decides the threats (zugzwang), and counting the stones to tell is more than a
+    small network's few layers see at once."""
+    board = position.board
+    return np.concatenate([
+        stone_planes(boards, board.bit_grid),
+        constant_planes((1 - position.to_move, *constants), board.height, board.width)])
+
+
+def same_index(state, move: int) -> int:
+    """A move that is a column (or BOOM, after the columns) is its own policy index."""
+    return move
+
+
+def column_encoding(game, planes, extra_moves: int = 0) -> Encoding:
+    """A gravity game's encoding: `planes`, a policy over the columns (then
+    `extra_moves` moves of no column), and the mirror image, columns reversed."""
+    board = game.board
+    mirror = Symmetry.of(board_map(MIRROR, board.height, board.width),
+                         policy_map(board_map(MIRROR, 1, board.width), extra=extra_moves))
+    return Encoding(planes(game.start()).shape, board.width + extra_moves, planes,
+                    same_index, same_index, (mirror,))

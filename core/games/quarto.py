@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations
 
-from ..game import Game, Kernels, Outcome, Termination, register_game, whole_number
+import numpy as np
+
+from ..game import Encoding, Game, Kernels, Outcome, Termination, register_game, whole_number
 from ..errors import IllegalMove, NotationError
 from ..values import WIN
+from .planes import Symmetry, constant_planes, policy_map
 
 SIDE_LABELS = ("Player 1", "Player 2")
 PIECES = range(16)
@@ -418,6 +421,50 @@ class Quarto(Game):
         return range(1, deepest + 1)
 
 
+# A move's policy index: a placement is square * GIVES + the piece given (16: none),
+# and the game's first move, which only gives, comes after them: FIRST_GIVE + piece.
+GIVES = 17
+FIRST_GIVE = 16 * GIVES
+BITS = np.array([3, 2, 1, 0])  # tall, dark, square, hollow, as ATTRIBUTES lists them
+
+
+def planes(state: QuartoState):
+    """The board: which squares hold a piece, and per attribute where a piece has it;
+    the piece in hand (whether there is one, its attributes) and one plane per piece
+    still to give, all constant: the board does not show them."""
+    board = np.array(state.board).reshape(4, 4)
+    attributes = (board[None] >> BITS[:, None, None]) & 1 & (board[None] >= 0)
+    hand = [0] * 5 if state.hand is None else [1, *(state.hand >> BITS & 1)]
+    pool = set(state.pool())
+    return np.concatenate([(board[None] >= 0), attributes,
+                           constant_planes([*hand, *(p in pool for p in PIECES)], 4, 4)],
+                          dtype=np.float32)
+
+
+def move_index(state: QuartoState, move: QuartoMove) -> int:
+    if move.square is None:
+        return FIRST_GIVE + move.give
+    return move.square * GIVES + (16 if move.give is None else move.give)
+
+
+def index_move(state: QuartoState, index: int) -> QuartoMove:
+    if index >= FIRST_GIVE:
+        return QuartoMove(None, index - FIRST_GIVE)
+    square, give = divmod(index, GIVES)
+    return QuartoMove(square, None if give == 16 else give)
+
+
+def encoding(game: Quarto) -> Encoding:
+    """Planes as `planes` says; the policy is square x piece given, then the first
+    give; the game's square symmetries (32, or 8 with the 2 x 2 blocks), which move
+    the squares of the planes and of the policy and keep the pieces."""
+    symmetries = tuple(
+        Symmetry.of(np.array(squares), policy_map(np.array(squares), GIVES, extra=16))
+        for squares in game.square_symmetries if squares != tuple(range(16)))
+    return Encoding(planes(game.start()).shape, FIRST_GIVE + 16, planes, move_index,
+                    index_move, symmetries)
+
+
 register_game(
     "quarto", "Quarto", Quarto,
     variants=(("standard", {}), ("2×2 squares win too", {"squares": True})),
@@ -436,4 +483,5 @@ register_game(
     # 200,000 nodes a position: 3 to 4 plies in the opening (the kernel takes each
     # root move's node whole), to the end of the game from about 10 plies before it;
     # a whole game in about a second (a fifth of a pool that hands over a win: 100)
-    review=("alphabeta:nodes=200000",), review_scale=100)
+    review=("alphabeta:nodes=200000",), review_scale=100,
+    encoding="plyground.core.games.quarto:encoding")

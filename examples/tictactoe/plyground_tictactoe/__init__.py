@@ -22,6 +22,8 @@ ENTRY = GameEntry(
     # the board's own colours; `$board`, `$board-hole` and `$board-win` are shared
     theme={"ttt-x": "#E5534B", "ttt-o": "#3A7BD5"},
     notation="cells played, a1 (bottom left) to c3, e.g. 'b2 a1 c3'",
+    # how a network sees the game, for the learning agents (az, train az)
+    encoding="plyground_tictactoe.rules:encoding",
     rules="X and O mark empty cells in turn. Three of your marks in a row, across, up "
           "or diagonally, win. A full board with no three is a draw.",
 )

@@ -15,8 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from plyground.core.game import Game, Outcome, Termination
+import numpy as np
+
+from plyground.core.game import Encoding, Game, Outcome, Termination
 from plyground.core.errors import IllegalMove, NotationError
+from plyground.core.games.planes import Symmetry, board_map, board_symmetries, stone_planes
 from plyground.core.values import WIN
 
 SIDE_LABELS = ("X", "O")
@@ -223,3 +226,29 @@ class TicTacToe(Game):
 
 
 GAME = TicTacToe()
+
+
+# The planes lay the cells out as the cells are numbered (a1 b1 c1 is their first row):
+# a cell's plane position is its move's policy index, and one permutation moves both.
+CELL_BITS = np.arange(CELLS).reshape(3, 3)
+
+
+def planes(state: TicTacToeState):
+    """The mover's marks and the other side's (a position's future is the same
+    whichever letter the mover plays)."""
+    return stone_planes((state.pieces[state.to_move], state.pieces[1 - state.to_move]),
+                        CELL_BITS)
+
+
+def cell_index(state: TicTacToeState, move: int) -> int:
+    """A move is a cell, its own policy index (either way)."""
+    return move
+
+
+def encoding(game: TicTacToe) -> Encoding:
+    """What a network sees of tic-tac-toe (GameEntry.encoding names it): two planes,
+    a policy over the nine cells, and the board's eight symmetries less the identity."""
+    maps = [board_map(matrix, 3, 3) for matrix in board_symmetries(3, 3)]
+    return Encoding((2, 3, 3), CELLS, planes, cell_index, cell_index,
+                    tuple(Symmetry.of(cells, cells) for cells in maps))
+
