@@ -153,6 +153,72 @@ class MctsBackedUp:
     reward: float
 
 
+# --- PUCT: MCTS guided by a policy/value network (AlphaZero) -------------------------
+# A PUCT snapshot is an MCTS snapshot with more per move, so every view of MCTS root
+# statistics (visits, mean, the heat map) shows it as it is; `uct` is the selection
+# score Q + U and `mean` is (Q + 1) / 2. Q and the values are in [-1, 1] (a draw 0),
+# for the side to move at the root.
+
+
+@dataclass(frozen=True, slots=True)
+class PuctMoveStat(MoveStat):
+    prior: float = field(kw_only=True)  # P: the network's prior, noise mixed in if any
+    q: float = field(kw_only=True)  # the move's mean value (the first-play value if unvisited)
+    u: float = field(kw_only=True)  # the exploration bonus c · P · sqrt(N_root) / (1 + N)
+
+
+@dataclass(frozen=True, slots=True)
+class PuctSnapshot(MctsSnapshot):
+    """Live: the root's statistics so far; every legal root move has a row."""
+
+    root_visits: int = field(kw_only=True)  # N of the root: its own evaluation + simulations
+    network_value: float = field(kw_only=True)  # the value head's estimate of the root
+    value: float = field(kw_only=True)  # the search's: the Q of the move it would play
+
+
+@dataclass(frozen=True, slots=True)
+class PuctStep:
+    """One step of a selection: the move taken and its P, N, Q, U as they stood."""
+
+    move: Move
+    prior: float
+    visits: int
+    q: float
+    u: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuctSelected:
+    """Trace, phase 1: simulation `simulation` walked down by Q + U, step by step, to
+    the leaf at `path` (a new node, or a finished game)."""
+
+    simulation: int
+    path: Path
+    steps: tuple[PuctStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PuctEvaluated:
+    """Trace, phase 2: the leaf's value for its side to move, from the network with
+    its priors (move, P), or exact for a finished game (`terminal`, no priors)."""
+
+    simulation: int
+    path: Path
+    value: float
+    priors: tuple = ()
+    terminal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PuctBackedUp:
+    """Trace, phase 3: the leaf's value went back up `path`, negated at each change of
+    side; `value` is for the side to move at the root."""
+
+    simulation: int
+    path: Path
+    value: float
+
+
 # --- position analysis (an exact solver's values of every move) ---------------------
 
 
@@ -233,7 +299,7 @@ class TraceProgress:
 TRACE_CAP = 200_000
 
 TRACE_EVENTS = (NodeEntered, NodeLeft, MctsSelected, MctsExpanded, MctsRolledOut,
-                MctsBackedUp)
+                MctsBackedUp, PuctSelected, PuctEvaluated, PuctBackedUp)
 
 
 @dataclass
@@ -242,8 +308,8 @@ class Recorder:
 
     With `depth`, only the tree-search iteration of that depth is kept (the one a
     learner steps through): the search still runs every iteration before it, but
-    memory holds one. `work` counts the nodes entered (or MCTS iterations started),
-    recorded or not."""
+    memory holds one. `work` counts the nodes entered (or MCTS iterations, PUCT
+    simulations, started), recorded or not."""
 
     trace: bool = False
     cap: int = TRACE_CAP
@@ -256,7 +322,7 @@ class Recorder:
 
     def __call__(self, event: Any) -> None:
         if isinstance(event, TRACE_EVENTS):
-            if isinstance(event, (NodeEntered, MctsSelected)):
+            if isinstance(event, (NodeEntered, MctsSelected, PuctSelected)):
                 self.work += 1
                 if self.depth is not None and isinstance(event, NodeEntered) \
                         and not event.path:
