@@ -61,8 +61,9 @@ class NotReplaced(PlygroundError):
                          if symlink else f"{shown(str(path))} already exists")
 
 
-def write_atomically(path: Path, text: str, overwrite: bool = True) -> None:
-    """Write `text` to a new file beside `path`, then move it over `path` in one step:
+def write_atomically(path: Path, text: str | bytes, overwrite: bool = True) -> None:
+    """Write `text` (or bytes, as they are) to a new file beside `path`, then move it
+    over `path` in one step:
     `path` is either the old file or the new one, never part of either, and the new
     file is left behind by no failure. A new file gets the usual permissions (the
     umask's), a replaced one keeps its own.
@@ -94,7 +95,8 @@ def write_atomically(path: Path, text: str, overwrite: bool = True) -> None:
         except (FileNotFoundError, NotADirectoryError, AttributeError,
                 NotImplementedError):
             pass
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
+        with (os.fdopen(handle, "wb") if isinstance(text, bytes) else
+              os.fdopen(handle, "w", encoding="utf-8", newline="\n")) as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
@@ -140,9 +142,21 @@ class UnreadableFile(PlygroundError):
 def read_text_file(path: str | os.PathLike, what: str = "file", encoding: str = "utf-8",
                    limit: int = MAX_FILE_BYTES) -> str:
     """The text of the regular file at `path` (a `what`: "game record", "lesson"),
-    decoded as `encoding` (UTF-8, or "utf-8-sig"), or UnreadableFile. The file's kind
-    and size are looked at before it is opened, and again once it is open (opened
-    without waiting, so a FIFO never blocks): a
+    decoded as `encoding` (UTF-8, or "utf-8-sig"), or UnreadableFile, read as
+    `read_file_bytes` reads it."""
+    data = read_file_bytes(path, what, limit)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise UnreadableFile(Path(path).expanduser(),
+                             "it is not a text file (not UTF-8)") from None
+
+
+def read_file_bytes(path: str | os.PathLike, what: str = "file",
+                    limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at `path` (a `what`: "network"), or
+    UnreadableFile. The file's kind and size are looked at before it is opened, and
+    again once it is open (opened without waiting, so a FIFO never blocks): a
     folder, FIFO, device or socket is refused, as is a file over `limit` bytes, so
     that a path someone else wrote into a lesson or typed in a command cannot make
     plyground wait for ever or read without end."""
@@ -161,10 +175,7 @@ def read_text_file(path: str | os.PathLike, what: str = "file", encoding: str = 
         data = file.read(limit + 1)
     if len(data) > limit:  # it grew since
         raise UnreadableFile(path, over_limit(len(data), what, limit))
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError:
-        raise UnreadableFile(path, "it is not a text file (not UTF-8)") from None
+    return data
 
 
 FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
