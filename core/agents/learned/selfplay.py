@@ -1,0 +1,179 @@
+"""Games a network plays by PUCT search: self-play games that make training samples,
+and evaluation games between two networks.
+
+A self-play game explores: Dirichlet noise is mixed into the root's prior at every
+move (its alpha scaled to the number of legal moves, so a wide position gets a flat
+noise and a narrow one a peaked one; fraction 0.25), and for the first
+`sample_plies` plies the move is drawn in proportion to the root's visits
+(temperature 1), then the most visited is played. Each position gives one sample:
+its input planes, the visit distribution over policy indices (what the search found,
+the policy head's target) and the game's result from the mover's view (the value
+head's target). Samples are stored as seen; the encoding's symmetries are applied
+at training time (train.py), so a buffer holds each position once.
+
+A game is a job (SelfPlayJob, EvalJob): picklable, run by `play` in a worker
+process or on a Dask worker like a match's games, and its result named by its
+number, so the trainer orders results by number, never by arrival.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ...game import Game, Move, State, parse_game
+from ...rng import SplitMix64, derive_seed
+from ...search.control import Budget, SearchControl
+from ...search.puct import puct_search, puct_visits
+from .net import Net
+from .settings import PlaySettings
+
+NOISE_FRACTION = 0.25
+NOISE_SCALE = 10.0  # alpha = NOISE_SCALE / legal moves (0.3 for chess's ~35 moves)
+
+
+def evaluator(net: Net, game: Game) -> Callable[[list[State]], list[tuple[np.ndarray, float]]]:
+    """PUCT's `evaluate` for `net`: per state, the softmax of its logits over the legal
+    moves' indices (in `state.moves()` order) and the value for the side to move."""
+    encoding = game.encoding()
+
+    def evaluate(states: list[State]) -> list[tuple[np.ndarray, float]]:
+        logits, values = net.forward(np.stack([encoding.planes(s) for s in states]))
+        out = []
+        for state, row, value in zip(states, logits, values):
+            legal = row[[encoding.index(state, move) for move in state.moves()]]
+            prior = np.exp(legal - legal.max())
+            out.append((prior / prior.sum(), float(value)))
+        return out
+
+    return evaluate
+
+
+def visits_of(game: Game, state: State, evaluate, settings: PlaySettings, seed: int,
+              noise: bool) -> list[tuple[Move, int]]:
+    """The root's visit count per move it visited, in the order of `state.moves()`."""
+    alpha = NOISE_SCALE / len(state.moves())
+    done = puct_search(game, state, Budget(iterations=settings.sims), evaluate,
+                       settings.c, seed, None,
+                       SearchControl(Budget(iterations=settings.sims)),
+                       noise=(alpha, NOISE_FRACTION) if noise else None,
+                       batch=settings.batch)
+    return list(puct_visits(done).items())
+
+
+def choose(visits: Sequence[tuple[Move, int]], sample: bool, rng: SplitMix64) -> Move:
+    """The move played: drawn in proportion to visits, or the most visited (the first
+    in move order among equals)."""
+    if sample:
+        draw = rng.below(sum(count for _, count in visits))
+        for move, count in visits:
+            draw -= count
+            if draw < 0:
+                return move
+    return max(visits, key=lambda item: item[1])[0]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game played out: the positions met with their root visits, the moves played
+    in them, and the end."""
+
+    positions: list[tuple[State, list[tuple[Move, int]]]]
+    moves: list[Move]
+    final: State
+
+
+def play_out(game: Game, start: State, nets: tuple[Net, Net], settings: PlaySettings,
+             seed: int, explore: bool) -> Played:
+    """The game from `start`, `nets[side]` searching for each side; exploring (noise,
+    sampled first plies) in self-play, the most visited move otherwise."""
+    evaluators = [evaluator(net, game) for net in nets]
+    rng = SplitMix64(derive_seed(seed, 0))
+    state, positions, moves = start, [], []
+    while state.outcome() is None:
+        ply = len(moves)
+        visits = visits_of(game, state, evaluators[state.to_move], settings,
+                           derive_seed(seed, ply + 1), explore)
+        positions.append((state, visits))
+        moves.append(choose(visits, explore and ply < settings.sample_plies, rng))
+        state = state.play(moves[-1])
+    return Played(positions, moves, state)
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Game `number`'s training samples, one a position in the order played: input
+    planes [n, C, H, W], visit distributions [n, P], results from the mover's view
+    [n] (1 won, 0 drawn, -1 lost); `record`, the game's moves."""
+
+    number: int
+    planes: np.ndarray
+    policies: np.ndarray
+    results: np.ndarray
+    record: str
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+def samples_of(game: Game, played: Played, number: int) -> Samples:
+    encoding = game.encoding()
+    winner = played.final.outcome().winner
+    planes, policies, results = [], [], []
+    for state, visits in played.positions:
+        policy = np.zeros(encoding.policy_size, np.float32)
+        total = sum(count for _, count in visits)
+        for move, count in visits:
+            policy[encoding.index(state, move)] = count / total
+        planes.append(encoding.planes(state))
+        policies.append(policy)
+        results.append(0.0 if winner is None else 1.0 if winner == state.to_move else -1.0)
+    return Samples(number, np.stack(planes).astype(np.float32), np.stack(policies),
+                   np.array(results, np.float32),
+                   game.format_line(played.moves))
+
+
+@dataclass(frozen=True)
+class SelfPlayJob:
+    """Self-play game `number` of a generation: `net` against itself from the start,
+    its random draws from `seed`."""
+
+    game_spec: str
+    net: Net
+    settings: PlaySettings
+    seed: int
+    number: int
+
+
+@dataclass(frozen=True)
+class EvalJob:
+    """Evaluation game `number` (1, 2, ...) between `nets` (new, old) from `opening`
+    (a line of moves; "" the start): the new net moves first in odd games, second in
+    even ones, so games 2r-1 and 2r are a pair with colours swapped."""
+
+    game_spec: str
+    nets: tuple[Net, Net]
+    settings: PlaySettings
+    seed: int
+    number: int
+    opening: str = ""
+
+
+def play(job: SelfPlayJob | EvalJob) -> Samples | float:
+    """Run a job: a self-play game's samples, or the new net's points (1, 1/2, 0) in
+    an evaluation game. Module-level, so a worker process can run it."""
+    game = parse_game(job.game_spec)
+    if isinstance(job, SelfPlayJob):
+        played = play_out(game, game.start(), (job.net, job.net), job.settings, job.seed,
+                          explore=True)
+        return samples_of(game, played, job.number)
+    start = game.start()
+    for move in game.parse_line(start, job.opening):
+        start = start.play(move)
+    new_side = start.to_move if job.number % 2 else 1 - start.to_move
+    new, old = job.nets
+    nets = (new, old) if new_side == 0 else (old, new)
+    winner = play_out(game, start, nets, job.settings, job.seed,
+                      explore=False).final.outcome().winner
+    return 0.5 if winner is None else float(winner == new_side)

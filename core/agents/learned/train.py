@@ -1,0 +1,212 @@
+"""AlphaZero's training loop: self-play, a replay buffer, gradient steps, and a gate.
+
+A generation:
+1. Self-play: `games` games of the accepted net against itself (selfplay.py); their
+   samples, in game order, go into the replay buffer, which keeps the last `buffer`.
+2. Training: `steps` Adam steps on the candidate net (which carries on from its own
+   weights whether or not it was accepted), each on `batch` samples drawn from the
+   buffer, every one seen through one of the encoding's symmetries drawn at random
+   (the identity among them): augmentation at training time, so the buffer holds each
+   position once and a sample meets a different mirror each time it is drawn.
+3. The gate: `eval_pairs` pairs of games between the candidate and the accepted net,
+   each pair from one opening with colours swapped (the game's opening suite where it
+   has one, else the start after `OPENING_PLIES` seeded random moves). The candidate
+   is accepted if it scores at least `ACCEPT` (55%). A fixed number of pairs rather than
+   an SPRT: the gate must cost the same every generation (an SPRT between two nearly
+   equal nets runs for hundreds of pairs), and a count-based generation is what makes
+   one seed give one training.
+
+Every random draw comes from the seed through `derive_seed`, and every generation's
+work is counted, not timed: only whether to start another generation looks at the
+clock. So one seed gives the same nets on one process or many (`map_jobs` runs the
+games anywhere, its results in the jobs' order). Nothing here prints or imports the
+play layer: the caller hands in how to run jobs and which openings to use.
+"""
+from __future__ import annotations
+
+import copy
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ...game import Game
+from ...rng import SplitMix64, derive_seed
+from .net import Adam, Net, NetConfig
+from .selfplay import EvalJob, Samples, SelfPlayJob, play
+from .settings import AzSettings, TrainingError
+
+ACCEPT = 0.55  # the candidate's score that replaces the accepted net
+OPENING_PLIES = 2  # seeded random moves opening an evaluation pair without a suite
+
+MapJobs = Callable[[Callable, list], Iterable]
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One generation's figures; `net` is the accepted net after it."""
+
+    number: int
+    games: int
+    samples: int  # self-play samples made so far, this generation's included
+    buffered: int
+    policy_loss: float
+    value_loss: float
+    score: float | None  # the candidate's score in the gate (None without one)
+    accepted: bool
+    accepted_generation: int  # the generation whose net is the accepted one
+    seconds: float  # since the training started
+    net: Net
+
+
+def selfplay_jobs(game: Game, net: Net, settings: AzSettings, number: int
+                  ) -> list[SelfPlayJob]:
+    return [SelfPlayJob(game.spec, net, settings.play,
+                        derive_seed(settings.seed, (1 << 40) | (number << 20) | k), k)
+            for k in range(1, settings.games + 1)]
+
+
+def random_opening(game: Game, seed: int) -> str:
+    """`OPENING_PLIES` random moves from the start (fewer if the game ends sooner)."""
+    rng, state, moves = SplitMix64(seed), game.start(), []
+    while len(moves) < OPENING_PLIES and state.outcome() is None:
+        move = rng.choice(list(state.moves()))
+        moves.append(move)
+        state = state.play(move)
+        if state.outcome() is not None:  # an opening must leave the game running
+            return game.format_line(moves[:-1])
+    return game.format_line(moves)
+
+
+def eval_jobs(game: Game, nets: tuple[Net, Net], settings: AzSettings, number: int,
+              openings: Sequence[str] | None) -> list[EvalJob]:
+    """The gate's games: pair r (games 2r+1, 2r+2) from opening r."""
+    base = derive_seed(settings.seed, (2 << 40) | (number << 20))
+    offset = SplitMix64(base).below(len(openings)) if openings else 0
+    jobs = []
+    for r in range(settings.eval_pairs):
+        opening = (openings[(offset + r) % len(openings)] if openings
+                   else random_opening(game, derive_seed(base, r)))
+        for number_in_pair in (1, 2):
+            jobs.append(EvalJob(game.spec, nets, settings.play, derive_seed(base, 1 << 30 | r),
+                                2 * r + number_in_pair, opening))
+    return jobs
+
+
+def augmented(planes: np.ndarray, policies: np.ndarray, symmetries: Sequence,
+              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Each sample seen through a symmetry drawn at random (or as it is)."""
+    if not symmetries:
+        return planes, policies
+    planes, policies = planes.copy(), policies.copy()
+    for i, pick in enumerate(rng.integers(0, len(symmetries) + 1, len(planes))):
+        if pick:
+            planes[i], policies[i] = symmetries[pick - 1](planes[i], policies[i])
+    return planes, policies
+
+
+class ReplayBuffer:
+    """The last `size` samples."""
+
+    def __init__(self, size: int) -> None:
+        self.planes: deque = deque(maxlen=size)
+        self.policies: deque = deque(maxlen=size)
+        self.results: deque = deque(maxlen=size)
+
+    def add(self, samples: Samples) -> None:
+        self.planes.extend(samples.planes)
+        self.policies.extend(samples.policies)
+        self.results.extend(samples.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def batch(self, rng: np.random.Generator, size: int):
+        rows = rng.integers(0, len(self), size)
+        return (np.stack([self.planes[i] for i in rows]),
+                np.stack([self.policies[i] for i in rows]),
+                np.array([self.results[i] for i in rows], np.float32))
+
+
+def fit(net: Net, adam: Adam, buffer: ReplayBuffer, settings: AzSettings,
+        symmetries: Sequence, seed: int) -> tuple[float, float]:
+    """`settings.steps` Adam steps on `net`: its mean policy and value losses."""
+    rng = np.random.default_rng(seed)
+    policy_total = value_total = 0.0
+    for _ in range(settings.steps):
+        planes, policies, results = buffer.batch(rng, settings.batch)
+        planes, policies = augmented(planes, policies, symmetries, rng)
+        policy_loss, value_loss, grads = net.loss_and_grads(planes, policies, results)
+        adam.step(net.params, grads)
+        policy_total += policy_loss
+        value_total += value_loss
+    return policy_total / settings.steps, value_total / settings.steps
+
+
+def new_net(game: Game, settings: AzSettings) -> Net:
+    encoding = game.encoding()
+    if encoding is None:
+        raise TrainingError(f"{game.title} has no encoding for a network: its "
+                            "registration declares none")
+    config = NetConfig(encoding.shape, encoding.policy_size, settings.channels,
+                       settings.blocks)
+    return Net.new(config, derive_seed(settings.seed, 0))
+
+
+def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
+          openings: Sequence[str] | None = None, minutes: float | None = None,
+          generations: int | None = None,
+          progress: Callable[[str, int, int], None] = lambda phase, done, total: None,
+          clock: Callable[[], float] = time.monotonic) -> Iterator[Generation]:
+    """Train, yielding each generation as it ends, until `generations` have run or the
+    next would not end within `minutes` (judged by the last one's length). The first
+    accepted net is the untrained one (generation 0). `progress(phase, done, total)`
+    is called as self-play games and gate games end (phases "self-play", "training",
+    "evaluation")."""
+    settings.check()
+    started = clock()
+    candidate = new_net(game, settings)
+    accepted, accepted_number = copy.deepcopy(candidate), 0
+    adam = Adam(settings.lr)
+    buffer = ReplayBuffer(settings.buffer)
+    symmetries = tuple(game.encoding().symmetries)
+    samples = 0
+    number = 0
+    while generations is None or number < generations:
+        begun = clock()
+        number += 1
+        jobs = selfplay_jobs(game, accepted, settings, number)
+        for done, result in enumerate(map_jobs(play, jobs), 1):
+            buffer.add(result)
+            samples += len(result)
+            progress("self-play", done, len(jobs))
+        progress("training", 0, settings.steps)
+        policy_loss, value_loss = fit(candidate, adam, buffer, settings, symmetries,
+                                      derive_seed(settings.seed, (3 << 40) | number))
+        score = gate(game, candidate, accepted, settings, number, openings, map_jobs,
+                     progress)
+        kept = score is None or score >= ACCEPT
+        if kept:
+            accepted, accepted_number = copy.deepcopy(candidate), number
+        yield Generation(number, settings.games, samples, len(buffer), policy_loss,
+                         value_loss, score, kept, accepted_number, clock() - started,
+                         accepted)
+        if minutes is not None and clock() - started + (clock() - begun) > 60 * minutes:
+            return
+
+
+def gate(game: Game, candidate: Net, accepted: Net, settings: AzSettings, number: int,
+         openings: Sequence[str] | None, map_jobs: MapJobs,
+         progress: Callable[[str, int, int], None]) -> float | None:
+    """The candidate's score against the accepted net (None when there is no gate)."""
+    if not settings.eval_pairs:
+        return None
+    jobs = eval_jobs(game, (candidate, accepted), settings, number, openings)
+    points = 0.0
+    for done, result in enumerate(map_jobs(play, jobs), 1):
+        points += result
+        progress("evaluation", done, len(jobs))
+    return points / len(jobs)
+
