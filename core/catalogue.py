@@ -15,6 +15,7 @@ from .agents.bot import Bot, bot_agent_class
 from .agents.external import EngineAgent
 from .agents.kinds import (AlphaBetaAgent, GreedyAgent, MctsAgent, MinimaxAgent,
                            RandomAgent, SeedAgent)
+from .agents.learned.agent import AzAgent
 from .connect4.agent import PerfectAgent
 from .errors import BadSetting, PluginError, UnknownName
 from .ga.agent import GaAgent
@@ -23,8 +24,8 @@ from .plugins import load_entry_points, load_object, split_plugin_ref
 
 # plyground's own kinds, in the menus' order; installed packages' kinds follow
 AGENT_KINDS: dict[str, type[Agent]] = {cls.kind: cls for cls in (
-    RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent, SeedAgent,
-    PerfectAgent, GaAgent, EngineAgent)}
+    RandomAgent, GreedyAgent, MinimaxAgent, AlphaBetaAgent, MctsAgent, AzAgent,
+    SeedAgent, PerfectAgent, GaAgent, EngineAgent)}
 DEFAULT_OPPONENT = "mcts"  # the menus' opponent until the user picks another
 HUMAN = "human"  # the side a person plays: no agent kind, offered first in the menus
 _plugins_loaded = False
