@@ -178,7 +178,8 @@ SETTINGS = {kind: cls.settings_spec for kind, cls in agent_kinds().items()} | {
 REQUIRED = {"engine": ("cmd",)}
 WORDS = {"cmd": ("./mybot --fast", "python3 my,bot.py", 'bot "quoted" \\ back'),
          "options": ("hash=64 level=3", "level=1"),
-         "profile": (str(DEFAULT_PROFILE),), "style": ("calm", "wild one")}
+         "profile": (str(DEFAULT_PROFILE),), "style": ("calm", "wild one"),
+         "net": ("c4.npz", "my nets/v2, final.npz")}
 
 
 def setting_values(setting) -> st.SearchStrategy:
