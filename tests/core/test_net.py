@@ -13,6 +13,7 @@ import pytest
 
 from plyground.core import PlygroundError
 from plyground.core.agents.learned import net as net_module
+from plyground.core.agents.learned.blas import blas_threads, set_blas_threads
 from plyground.core.agents.learned.net import (Adam, Net, NetConfig, file_hash,
                                                load_net, save_net)
 
@@ -217,3 +218,13 @@ def test_a_net_file_over_the_size_cap_is_refused(tmp_path, monkeypatch):
     assert packed.stat().st_size < 20_000
     with pytest.raises(PlygroundError, match="its arrays unpack to .* over the"):
         load_net(packed)
+
+
+def test_a_net_runs_its_matrix_products_on_one_thread():
+    set_blas_threads(2)
+    try:
+        net_module.one_blas_thread.cache_clear()
+        Net.new(TINY, seed=1)
+        assert blas_threads() == 1
+    finally:
+        set_blas_threads(1)

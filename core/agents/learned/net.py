@@ -22,6 +22,7 @@ parameters' (float32; the gradient test runs a float64 copy).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -34,6 +35,7 @@ import numpy as np
 
 from ...errors import shown
 from ...paths import UnreadableFile, read_file_bytes, write_atomically
+from .blas import set_blas_threads
 
 MAX_NET_BYTES = 64 * 2**20  # the largest net file read, and the most its arrays unpack to
 POLICY_PLANES = 2  # the policy head's 1x1 convolution
@@ -43,11 +45,16 @@ VALUE_PLANES = 1  # the value head's
 @dataclass(frozen=True)
 class NetConfig:
     """A net's shape: its input (planes, rows, cols), its policy size, and its width
-    and depth. The value head's hidden layer is `channels` wide."""
+    and depth. The value head's hidden layer is `channels` wide.
+
+    The default, 32 channels and 2 blocks, is as large as keeps a batch of 8 Connect 4
+    positions at about half a millisecond on one core (tests/bench/bench_net.py), so
+    that the `az` agent's search evaluates thousands of leaves in a 0.2 s move; 3
+    blocks cost half as much again."""
     shape: tuple[int, int, int]
     policy_size: int
     channels: int = 32
-    blocks: int = 3
+    blocks: int = 2
 
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's name and shape, in a fixed order. Weights end in `.w`
@@ -95,6 +102,7 @@ class Net:
     `NetConfig.param_shapes` lists them)."""
 
     def __init__(self, config: NetConfig, params: dict[str, np.ndarray]) -> None:
+        one_blas_thread()
         self.config, self.params = config, params
         _, self.rows, self.cols = config.shape
         self.index = gather_index(self.rows, self.cols)
@@ -151,7 +159,8 @@ class Net:
         batch, rows, cols, width = a.shape
         padded = np.zeros((batch, rows + 2, cols + 2, width), a.dtype)
         padded[:, 1:-1, 1:-1] = a
-        columns = np.take(padded.reshape(batch, -1, width), self.index, axis=1)
+        columns = np.take(padded.reshape(batch, -1, width), self.index, axis=1,
+                          mode="clip")  # every index is in range: no check needed
         columns = columns.reshape(batch * rows * cols, 9 * width)
         weights = self.params[name + ".w"]
         out = columns @ weights.reshape(-1, weights.shape[-1])
@@ -245,6 +254,14 @@ class Net:
             for dx in range(3):
                 d_padded[:, dy:dy + rows, dx:dx + cols] += d_columns[:, :, :, dy, dx]
         return d_padded[:, 1:-1, 1:-1]
+
+
+@functools.cache
+def one_blas_thread() -> bool:
+    """Once per process, before its first net runs: numpy's matrix products on one
+    thread. A net's products are small, and split over two busy cores they ran many
+    times slower than on one (blas.py; tests/bench/bench_net.py measures both)."""
+    return set_blas_threads(1)
 
 
 def relu(x: np.ndarray) -> np.ndarray:
