@@ -1,7 +1,7 @@
 """The numpy policy/value network's speed on a Connect 4 shaped input (3 planes x 6 x 7,
 7 policy logits): inference positions per second at batch 1, 8, 32 and 256, and the
 milliseconds a batch of 8 takes (the `az` agent evaluates its leaves 8 at a time:
-target well under 1 ms for the default net); training samples per second at batch 256
+target well under 1 ms for the default net), in wall time and in processor time; training samples per second at batch 256
 (forward, backward and an Adam step). For the default config (32 channels, 2
 blocks), a smaller one and two larger ones, with BLAS on one thread (what a net sets, core/agents/learned/blas.py)
 and on every core (numpy's default).
@@ -46,6 +46,18 @@ def best_rate(run, items: int, rounds: int = 3, seconds: float = 0.2) -> float:
     return best
 
 
+def cpu_ms(run, seconds: float = 0.5) -> float:
+    """The processor time one `run()` takes, in ms: on a shared machine, near what it
+    takes in wall time on an idle core when BLAS has one thread (every thread's time
+    counts, spinning included, when it has more)."""
+    run()
+    calls, started, wall = 0, time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        run()
+        calls += 1
+    return 1000 * (time.process_time() - started) / calls
+
+
 def positions(size: int, seed: int) -> np.ndarray:
     """Connect 4 like planes: the side to move's discs, the other side's, ones."""
     rng = np.random.default_rng(seed)
@@ -59,6 +71,7 @@ def measure(config: NetConfig) -> None:
     count = sum(array.size for array in net.params.values())
     rates = {size: best_rate(lambda x=positions(size, size): net.forward(x), size)
              for size in BATCHES}
+    eight = cpu_ms(lambda x=positions(8, 8): net.forward(x))
     x = positions(TRAIN_BATCH, 1)
     rng = np.random.default_rng(2)
     policy = rng.dirichlet(np.ones(POLICY), TRAIN_BATCH).astype(np.float32)
@@ -72,7 +85,7 @@ def measure(config: NetConfig) -> None:
     if config == DEFAULT:
         name += " (default)"
     print(f"  {name:<26}{count:>8,} " + "".join(f"{rates[s]:>9,.0f}" for s in BATCHES)
-          + f"{1000 * 8 / rates[8]:>9.3f}{training:>10,.0f}", flush=True)
+          + f"{1000 * 8 / rates[8]:>9.3f}{eight:>9.3f}{training:>10,.0f}", flush=True)
 
 
 def run(threads: int) -> None:
@@ -83,7 +96,7 @@ def run(threads: int) -> None:
     print(f"Network speed, Connect 4 input {'x'.join(map(str, SHAPE))}, {POLICY} moves; "
           f"BLAS threads: {threads}; {os.cpu_count()} cores, load {load}")
     print(f"  {'config':<26}{'params':>8} " + "".join(f"{f'b={s} /s':>9}" for s in BATCHES)
-          + f"{'b=8 ms':>9}{'train /s':>10}")
+          + f"{'b=8 ms':>9}{'cpu ms':>9}{'train /s':>10}")
     for config in CONFIGS:
         measure(config)
 
