@@ -118,7 +118,7 @@ class GravityBoard:
         """The bit of each cell as a network's planes lay the board out: the top row
         first, columns left to right."""
         return np.array([[self.bit(c, r).bit_length() - 1 for c in range(self.width)]
-                         for r in reversed(range(self.height))])
+                         for r in reversed(range(self.height))], np.uint64)
 
     @cached_property
     def windows(self) -> tuple[int, ...]:

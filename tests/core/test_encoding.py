@@ -8,6 +8,7 @@ from __future__ import annotations
 import pickle
 import random
 from dataclasses import replace
+from functools import cache
 
 import numpy as np
 import pytest
@@ -22,10 +23,11 @@ SPECS = [(entry.id, options) for entry in game_entries()
 IDS = [f"{id}:{','.join(f'{k}={v}' for k, v in options.items())}" for id, options in SPECS]
 
 
+@cache
 def sample(game, count=40, seed=7):
     """The start and `count` - 1 positions of seeded random games (each a game played
     to its end, or 100 plies, then one of its positions at random), each with its
-    moves from the start."""
+    moves from the start (kept: several tests ask for the same)."""
     rng, found = random.Random(seed), [(game.start(), [])]
     while len(found) < count:
         state, line = game.start(), []

@@ -230,7 +230,7 @@ GAME = TicTacToe()
 
 # The planes lay the cells out as the cells are numbered (a1 b1 c1 is their first row):
 # a cell's plane position is its move's policy index, and one permutation moves both.
-CELL_BITS = np.arange(CELLS).reshape(3, 3)
+CELL_BITS = np.arange(CELLS, dtype=np.uint64).reshape(3, 3)
 
 
 def planes(state: TicTacToeState):
