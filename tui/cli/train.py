@@ -1,5 +1,6 @@
-"""`plyground train`: tune an agent. For now one trainer, `connect4-ga`: the genetic
-algorithm of `core/ga/trainer.py` for the Connect 4 strategy agent.
+"""`plyground train`: tune an agent. Two trainers: `connect4-ga`, the genetic algorithm
+of `core/ga/trainer.py` for the Connect 4 strategy agent (below), and `az GAME`,
+AlphaZero by self-play (train_az.py).
 
 While it runs: a progress bar on stderr and a line per generation; at the end a chart
 of fitness over the generations and the best profile saved (and installed, so the app's
@@ -25,10 +26,14 @@ from plyground.core.ga.strategies import GENE_NAMES
 from plyground.core.ga.trainer import (Generation, TrainingSettings, train,
                                        units_per_generation)
 
+from plyground.core.agents.learned.settings import AzSettings, PlaySettings, TrainingError
+
 from ..exit_codes import INTERRUPTED
 from .options import Cluster, Force, refusal
 
-TRAINERS = ("connect4-ga",)
+TRAINERS = ("connect4-ga", "az")
+GA_PANEL, AZ_PANEL = "connect4-ga", "az"
+AZ = AzSettings()
 CHART_WIDTH = 40
 
 
@@ -65,34 +70,93 @@ def fitness_chart(generations: list[Generation]) -> Text:
 
 def train_command(
     trainer: Annotated[str, typer.Argument(
-        help="what to train: connect4-ga (the Connect 4 strategy agent's genes)",
-        show_default=False)],
-    population: Annotated[int, typer.Option(min=3, help="profiles per generation")] = 12,
-    generations: Annotated[int, typer.Option(min=1, help="generations to run")] = 20,
+        help="what to train: connect4-ga (the Connect 4 strategy agent's genes) or az "
+             "(an AlphaZero network for GAME, by self-play)", show_default=False)],
+    game: Annotated[Optional[str], typer.Argument(
+        help="az: the game to learn, as id or id:option=value,...",
+        show_default=False)] = None,
+    population: Annotated[int, typer.Option(
+        min=3, help="profiles per generation", rich_help_panel=GA_PANEL)] = 12,
+    generations: Annotated[Optional[int], typer.Option(
+        min=1, help="generations to run (connect4-ga: default 20; az: as many as "
+                    "--minutes allows)", show_default=False)] = None,
     survivors: Annotated[int, typer.Option(
-        min=2, help="profiles kept each generation; pairs of them are crossed")] = 6,
+        min=2, help="profiles kept each generation; pairs of them are crossed",
+        rich_help_panel=GA_PANEL)] = 6,
     mutation: Annotated[float, typer.Option(
-        min=0, max=1, help="how far a mutation moves one gene")] = 0.1,
+        min=0, max=1, help="how far a mutation moves one gene",
+        rich_help_panel=GA_PANEL)] = 0.1,
     seed: Annotated[int, typer.Option(help="the training seed: same seed, same result")] = 1,
-    out: Annotated[Path, typer.Option(help="where to save the best profile")] = Path(
-        "best.json"),
+    out: Annotated[Optional[Path], typer.Option(
+        help="where to save the best profile (connect4-ga; default best.json) or the "
+             "accepted net (az; required)", show_default=False)] = None,
     name: Annotated[Optional[str], typer.Option(
-        help="the profile's name (default: the file's name)", show_default=False)] = None,
+        help="the profile's name (default: the file's name)", show_default=False,
+        rich_help_panel=GA_PANEL)] = None,
+    minutes: Annotated[Optional[float], typer.Option(
+        show_default=False, rich_help_panel=AZ_PANEL,
+        help="train for this long, self-play included: a generation starts only if "
+             "it should end in time")] = None,
+    games_per_generation: Annotated[int, typer.Option(
+        min=1, help="self-play games a generation", rich_help_panel=AZ_PANEL)] = AZ.games,
+    sims: Annotated[int, typer.Option(
+        min=1, help="PUCT simulations a move, in self-play and the gate",
+        rich_help_panel=AZ_PANEL)] = AZ.play.sims,
+    buffer: Annotated[int, typer.Option(
+        min=1, help="the replay buffer: the last samples kept",
+        rich_help_panel=AZ_PANEL)] = AZ.buffer,
+    steps: Annotated[int, typer.Option(
+        min=1, help="gradient steps a generation", rich_help_panel=AZ_PANEL)] = AZ.steps,
+    batch: Annotated[int, typer.Option(
+        min=1, help="samples a gradient step", rich_help_panel=AZ_PANEL)] = AZ.batch,
+    eval_pairs: Annotated[int, typer.Option(
+        min=0, help="pairs of gate games, new net against the accepted one (0: accept "
+                    "every generation)", rich_help_panel=AZ_PANEL)] = AZ.eval_pairs,
+    channels: Annotated[int, typer.Option(
+        min=1, help="the net's channels", rich_help_panel=AZ_PANEL)] = AZ.channels,
+    blocks: Annotated[int, typer.Option(
+        min=1, help="the net's residual blocks", rich_help_panel=AZ_PANEL)] = AZ.blocks,
     jobs: Annotated[Optional[int], typer.Option(
         min=1, help="worker processes (default: one per core)", show_default=False)] = None,
     force: Force = False,
     cluster: Cluster = None,
 ) -> None:
-    """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent.
+    """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent, or
+    AlphaZero learns a game by self-play.
 
-    Each generation plays a round robin (each pair both colours), keeps the
+    connect4-ga: each generation plays a round robin (each pair both colours), keeps the
     fittest, crosses them (the seed's intelligent crossover) and mutates the
     children. The best profile is saved to --out and installed, so the app
     offers it; play it with: plyground play connect4 --second ga:profile=FILE
+
+    az: each generation plays self-play games with the accepted net (PUCT
+    search, exploration noise), trains a candidate net on the last samples, and
+    keeps it if it scores at least 55% against the accepted one. The accepted
+    net is saved to --out as it is accepted (Ctrl-C keeps it); play it with:
+    plyground play GAME --second az:net=FILE. Example: plyground train az
+    tictactoe --minutes 2 --out ttt.npz
+
     An existing --out file is replaced only with --force; a symbolic link never.
     """
     if trainer not in TRAINERS:
         raise UnknownName(f"unknown trainer {trainer!r} (trainers: {', '.join(TRAINERS)})")
+    if trainer == "az":
+        if game is None:
+            raise TrainingError("az needs the game to learn: plyground train az GAME "
+                                "--minutes N --out FILE")
+        if out is None:
+            raise TrainingError("az needs --out FILE: where to save the net")
+        settings = AzSettings(games_per_generation, buffer, steps, batch, eval_pairs,
+                              channels=channels, blocks=blocks, seed=seed,
+                              play=PlaySettings(sims=sims))
+        from .train_az import train_az  # numpy and the trainer: for az alone
+
+        train_az(game, out, minutes, generations, settings, jobs, cluster, force)
+        return
+    if game is not None:
+        raise UnknownName(f"{trainer} takes no GAME (it trains for Connect 4), not {game!r}")
+    generations = 20 if generations is None else generations
+    out = Path("best.json") if out is None else out
     settings = TrainingSettings(population, generations, survivors, mutation, seed)
     settings.check()
     # where the profile goes, checked now rather than after the training
