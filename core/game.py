@@ -323,6 +323,9 @@ class GameEntry:
     exact_review: str | None = None
     # how a network sees the game: `module:function`, function(game) -> Encoding
     encoding: str | None = None
+    # the network the `az` agent plays when given none: `package:path/in/package.npz`,
+    # with the command and seed that trained it in the file's own info
+    network: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}

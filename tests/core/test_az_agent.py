@@ -85,7 +85,7 @@ def refusal(spec, game) -> str:
 
 
 def test_without_a_shipped_net_it_says_how_to_make_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(az, "NETS", tmp_path)
+    monkeypatch.setattr(az, "shipped_net", lambda game: tmp_path / f"{game.id}.npz")
     game = get_game("connect4")
     assert not az.AzAgent.plays(game)
     message = refusal("az", game)
@@ -96,7 +96,7 @@ def test_without_a_shipped_net_it_says_how_to_make_one(tmp_path, monkeypatch):
 
 
 def test_the_kind_asks_only_whether_the_shipped_file_is_there(tmp_path, monkeypatch):
-    monkeypatch.setattr(az, "NETS", tmp_path)
+    monkeypatch.setattr(az, "shipped_net", lambda game: tmp_path / f"{game.id}.npz")
     game = get_game("tictactoe")
     (tmp_path / "tictactoe.npz").write_text("not a network")
     assert az.AzAgent.plays(game)  # the menus' question reads no file

@@ -131,16 +131,16 @@ def train_command(
 
     az: each generation plays self-play games with the accepted net (PUCT
     search, exploration noise), trains a candidate net on the last samples, and
-    keeps it if it scores at least 55% against the accepted one. The accepted
+    keeps it unless it scores below 50% against the accepted one. The accepted
     net is saved to --out as it is accepted (Ctrl-C keeps it); play it with:
     plyground play GAME --second az:net=FILE. Example: plyground train az
-    tictactoe --minutes 2 --out ttt.npz
+    connect4 --minutes 10 --out c4.npz
 
     An existing --out file is replaced only with --force; a symbolic link never.
     """
     if trainer not in TRAINERS:
         raise UnknownName(f"unknown trainer {trainer!r} (trainers: {', '.join(TRAINERS)})")
-    if trainer == "az":
+    if trainer == AZ_PANEL:
         if game is None:
             raise TrainingError("az needs the game to learn: plyground train az GAME "
                                 "--minutes N --out FILE")

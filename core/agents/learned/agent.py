@@ -2,8 +2,8 @@
 AlphaZero's way of playing.
 
 It plays a game whose registration declares an encoding, with a network for it: the
-file its `net` setting names, else the one shipped for the game
-(nets/<game id>.npz). A network file is data, never code (net.py reads it without
+file its `net` setting names, else the one the game's registration ships
+(GameEntry.network). A network file is data, never code (net.py reads it without
 pickle, under a size cap), so naming one needs no trust. Each file is read once per
 process, and again only if it changes. numpy and the network load when an agent
 first needs them, not when the agent kinds are listed.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +22,19 @@ from ...search.control import Budget
 from ...search.puct import DEFAULT_C, puct_search
 from ..base import SEED, TIME, Agent, Setting, Shows
 
-NETS = Path(__file__).parent / "nets"
 DEFAULT_SIMS = 800
 
 # (resolved path, game spec) -> (the file's mtime and size, net, info): the nets read
 _LOADED: dict[tuple[str, str], tuple[tuple[int, int], Any, dict]] = {}
 
 
-def shipped_net(game) -> Path:
-    return NETS / f"{game.id}.npz"
+def shipped_net(game) -> Path | None:
+    """The network the game's registration ships (GameEntry.network), if any."""
+    ref = game.entry().network
+    if not ref:
+        return None
+    package, _, name = ref.partition(":")
+    return Path(str(resources.files(package).joinpath(name)))
 
 
 def load_for(path: Path, game) -> tuple[Any, dict]:
@@ -63,7 +68,7 @@ def problem(agent: "AzAgent | None", game) -> str:
         return "its registration declares no network encoding"
     given = None if agent is None else agent.settings["net"]
     path = Path(given).expanduser() if given else shipped_net(game)
-    if not given and not path.is_file():
+    if path is None or not given and not path.is_file():
         return (f"no network is shipped for it yet: train one with `plyground train az "
                 f"{game.spec} --minutes 10 --out {game.id}.npz` and pass "
                 f"net={game.id}.npz")
