@@ -59,32 +59,43 @@ def exact_value(state: State) -> float | None:
 
 
 class Node:
+    """A position in the tree. Its moves' statistics live in the node, as lists by move
+    index (`visits[i]`, `totals[i]`: the simulations through move i and the sum of
+    their values for the side to move here), so that choosing a move reads no child;
+    a child node is made when its move is first taken."""
+
     __slots__ = ("state", "to_move", "sign", "exact", "moves", "priors", "children",
-                 "visits", "total")
+                 "visits", "totals")
 
     def __init__(self, state: State, parent: "Node | None") -> None:
         self.state = state
         self.to_move = state.to_move
-        # +1 if the parent's side to move is this node's too, else -1: Q from the parent
+        # +1 if the parent's side to move is this node's too, else -1: values from here
+        # to the parent's view
         self.sign = 1 if parent is None or parent.to_move == self.to_move else -1
-        self.exact = exact_value(state)
-        self.moves: tuple = ()
+        self.moves = tuple(state.moves())  # empty once the game is over
+        self.exact = None if self.moves else exact_value(state)
         self.priors: list[float] | None = None  # None until evaluated
         self.children: list[Node | None] = []
-        self.visits = 0
-        self.total = 0.0  # sum of the values backed up, for `to_move`
+        self.visits: list[int] = []
+        self.totals: list[float] = []
 
     def expand(self, prior: Sequence[float]) -> None:
-        self.moves = tuple(self.state.moves())
         self.priors = [float(p) for p in prior]
         if len(self.priors) != len(self.moves):
             raise ValueError(f"the evaluator gave {len(self.priors)} priors for "
                              f"{len(self.moves)} moves")
         self.children = [None] * len(self.moves)
+        self.visits = [0] * len(self.moves)
+        self.totals = [0.0] * len(self.moves)
 
 
 class PuctTree:
-    """The tree of one search: rounds of simulations, the root's statistics."""
+    """The tree of one search: rounds of simulations, the root's statistics.
+
+    A walk is a list of (node, move index) steps from the root; the root's own visits
+    and value sum are kept here (no parent holds them), every other node's in its
+    parent's lists."""
 
     def __init__(self, state: State, evaluate: Evaluate, c: float,
                  observer: Any = None) -> None:
@@ -97,7 +108,7 @@ class PuctTree:
         self.root = Node(state, None)
         [(prior, value)] = evaluate([state])
         self.root.expand(prior)
-        self.root.visits, self.root.total = 1, float(value)
+        self.root_visits, self.root_total = 1, float(value)
         self.network_value = float(value)
 
     def add_noise(self, alpha: float, fraction: float, seed: int) -> None:
@@ -108,84 +119,86 @@ class PuctTree:
         self.root.priors = [(1 - fraction) * p + fraction * float(n)
                             for p, n in zip(self.root.priors, noise)]
 
-    def edge(self, node: Node, index: int) -> tuple[float, int, float, float]:
-        """(P, N, Q, U) of the node's move `index`, Q for the side to move at `node`."""
-        prior, child = node.priors[index], node.children[index]
-        if child is None or child.visits == 0:
-            visits, q = 0, node.total / node.visits
-        else:
-            visits, q = child.visits, child.sign * child.total / child.visits
-        return prior, visits, q, self.c * prior * math.sqrt(node.visits) / (1 + visits)
+    def edge(self, node: Node, index: int, node_visits: int,
+             node_total: float) -> tuple[float, int, float, float]:
+        """(P, N, Q, U) of the node's move `index`, Q for the side to move at `node`,
+        given the node's own visits and value sum."""
+        prior, visits = node.priors[index], node.visits[index]
+        q = node.totals[index] / visits if visits else node_total / node_visits
+        return prior, visits, q, self.c * prior * math.sqrt(node_visits) / (1 + visits)
 
-    def choose(self, node: Node, steps: list | None) -> int:
-        best, best_score, best_edge = 0, -math.inf, None
-        for index in range(len(node.moves)):
-            edge = self.edge(node, index)
-            if edge[2] + edge[3] > best_score:
-                best, best_score, best_edge = index, edge[2] + edge[3], edge
-        if steps is not None:
-            steps.append(PuctStep(node.moves[best], *best_edge))
-        return best
-
-    def select(self) -> tuple[list[Node], tuple, tuple] | None:
-        """The nodes and moves of a walk from the root to a leaf (a new node or a
-        finished game), with its steps if tracing; None if it ends on a pending leaf."""
-        node, nodes, path = self.root, [self.root], []
-        steps = [] if self.trace else None
+    def select(self) -> tuple[list[tuple[Node, int]], Node, tuple] | None:
+        """A walk from the root to a leaf (a new node or a finished game): its steps,
+        the leaf, and the trace's steps if tracing; None if it ends on a pending leaf.
+        At each node the move of the highest Q + U, the first among equals."""
+        c, trace = self.c, self.trace
+        node, node_visits, node_total = self.root, self.root_visits, self.root_total
+        walk: list[tuple[Node, int]] = []
+        steps = [] if trace else None
         while True:
-            index = self.choose(node, steps)
-            child = node.children[index]
-            path.append(node.moves[index])
+            first_play, root = node_total / node_visits, math.sqrt(node_visits)
+            scores = [(total / visits if visits else first_play)
+                      + c * prior * root / (1 + visits)
+                      for prior, visits, total in zip(node.priors, node.visits,
+                                                      node.totals)]
+            best = scores.index(max(scores))
+            if steps is not None:
+                steps.append(PuctStep(node.moves[best],
+                                      *self.edge(node, best, node_visits, node_total)))
+            walk.append((node, best))
+            child = node.children[best]
             if child is None:
-                child = node.children[index] = Node(node.state.play(node.moves[index]),
-                                                    node)
-                nodes.append(child)
-                return nodes, tuple(path), tuple(steps or ())
-            nodes.append(child)
+                child = node.children[best] = Node(node.state.play(node.moves[best]),
+                                                   node)
+                return walk, child, tuple(steps or ())
             if child.exact is not None:
-                return nodes, tuple(path), tuple(steps or ())
+                return walk, child, tuple(steps or ())
             if child.priors is None:
                 return None
+            node_visits, node_total = node.visits[best], child.sign * node.totals[best]
             node = child
 
     def run(self, count: int) -> None:
-        """One round: up to `count` simulations, their new leaves evaluated together."""
+        """One round: up to `count` simulations, their new leaves evaluated together.
+        A pending leaf's walk counts a virtual loss (a visit and a lost game for each
+        move on it) until its value is backed up."""
         pending, walks = [], 0
         while walks < count and (selected := self.select()) is not None:
             walks += 1
-            nodes, path, steps = selected
+            walk, leaf, steps = selected
             number = self.simulations + len(pending)
+            path = tuple(node.moves[index] for node, index in walk) if self.trace else ()
             if self.trace:
                 self.trace(PuctSelected(number, path, steps))
-            leaf = nodes[-1]
             if leaf.exact is not None:
-                self.finish(number, nodes, path, leaf.exact, None)
+                self.finish(number, walk, leaf, path, leaf.exact, False)
             else:
-                for node in nodes[1:]:  # virtual loss
-                    node.visits += 1
-                    node.total -= node.sign
-                pending.append((number, nodes, path))
+                for node, index in walk:
+                    node.visits[index] += 1
+                    node.totals[index] -= 1
+                pending.append((number, walk, leaf, path))
         if not pending:
             return
-        results = self.evaluate([nodes[-1].state for _, nodes, _ in pending])
-        for (number, nodes, path), (prior, value) in zip(pending, results):
-            for node in nodes[1:]:
-                node.visits -= 1
-                node.total += node.sign
-            nodes[-1].expand(prior)
-            self.finish(number, nodes, path, float(value), nodes[-1])
+        results = self.evaluate([leaf.state for _, _, leaf, _ in pending])
+        for (number, walk, leaf, path), (prior, value) in zip(pending, results):
+            for node, index in walk:
+                node.visits[index] -= 1
+                node.totals[index] += 1
+            leaf.expand(prior)
+            self.finish(number, walk, leaf, path, float(value), True)
 
-    def finish(self, number: int, nodes: list[Node], path: tuple, value: float,
-               evaluated: Node | None) -> None:
-        """Back up a leaf's `value` (for its side to move) along `nodes`."""
-        leaf_side = nodes[-1].to_move
+    def finish(self, number: int, walk: list[tuple[Node, int]], leaf: Node, path: tuple,
+               value: float, evaluated: bool) -> None:
+        """Back up a leaf's `value` (for its side to move) along the walk."""
+        leaf_side = leaf.to_move
         if self.trace:
-            priors = () if evaluated is None else \
-                tuple(zip(evaluated.moves, evaluated.priors))
-            self.trace(PuctEvaluated(number, path, value, priors, evaluated is None))
-        for node in nodes:
-            node.visits += 1
-            node.total += value if node.to_move == leaf_side else -value
+            priors = tuple(zip(leaf.moves, leaf.priors)) if evaluated else ()
+            self.trace(PuctEvaluated(number, path, value, priors, not evaluated))
+        for node, index in walk:
+            node.visits[index] += 1
+            node.totals[index] += value if node.to_move == leaf_side else -value
+        self.root_visits += 1
+        self.root_total += value if self.root.to_move == leaf_side else -value
         self.simulations += 1
         if self.trace:
             root_value = value if self.root.to_move == leaf_side else -value
@@ -194,7 +207,8 @@ class PuctTree:
     def stats(self) -> tuple[PuctMoveStat, ...]:
         stats = []
         for index, move in enumerate(self.root.moves):
-            prior, visits, q, u = self.edge(self.root, index)
+            prior, visits, q, u = self.edge(self.root, index, self.root_visits,
+                                            self.root_total)
             stats.append(PuctMoveStat(move, visits, (q + 1) / 2, q + u, prior=prior, q=q,
                                       u=u))
         return tuple(stats)
@@ -212,17 +226,15 @@ class PuctTree:
         best = stats[best_index(self.root)]
         rate = self.simulations / elapsed if elapsed > 0 else 0.0
         return PuctSnapshot(self.simulations, elapsed, rate, stats,
-                            self.principal_variation(), root_visits=self.root.visits,
+                            self.principal_variation(), root_visits=self.root_visits,
                             network_value=self.network_value, value=best.q)
 
 
 def best_index(node: Node) -> int:
     """The move a node's side plays: the most visited, the highest prior among equals,
     the first in the rules' order among those."""
-    def rank(index: int) -> tuple[int, float]:
-        child = node.children[index]
-        return (0 if child is None else child.visits), node.priors[index]
-    return max(range(len(node.moves)), key=rank)
+    return max(range(len(node.moves)),
+               key=lambda index: (node.visits[index], node.priors[index]))
 
 
 def puct_search(game: Game, state: State, budget: Budget, evaluate: Evaluate,

@@ -33,21 +33,55 @@ NOISE_FRACTION = 0.25
 NOISE_SCALE = 10.0  # alpha = NOISE_SCALE / legal moves (0.3 for chess's ~35 moves)
 
 
-def evaluator(net: Net, game: Game) -> Callable[[list[State]], list[tuple[np.ndarray, float]]]:
-    """PUCT's `evaluate` for `net`: per state, the softmax of its logits over the legal
-    moves' indices (in `state.moves()` order) and the value for the side to move."""
-    encoding = game.encoding()
+CACHE_LIMIT = 200_000  # positions an evaluator remembers before it starts afresh
 
-    def evaluate(states: list[State]) -> list[tuple[np.ndarray, float]]:
-        logits, values = net.forward(np.stack([encoding.planes(s) for s in states]))
-        out = []
-        for state, row, value in zip(states, logits, values):
-            legal = row[[encoding.index(state, move) for move in state.moves()]]
-            prior = np.exp(legal - legal.max())
-            out.append((prior / prior.sum(), float(value)))
-        return out
+
+def evaluator(net: Net, game: Game) -> Callable[[list[State]], list[tuple[list[float], float]]]:
+    """PUCT's `evaluate` for `net`: per state, the softmax of its logits over the legal
+    moves' indices (in `state.moves()` order) and the value for the side to move.
+
+    It remembers what it computed, by position (side to move and key): a search meets
+    the same position again by transposition, and a game's searches share positions,
+    so a position is put through the network once, and once per batch at most."""
+    encoding = game.encoding()
+    cache: dict[tuple[int, int], tuple[list[float], float]] = {}
+
+    def evaluate(states: list[State]) -> list[tuple[list[float], float]]:
+        keys = [(state.to_move, state.key()) for state in states]
+        new = {}
+        for key, state in zip(keys, states):
+            if key not in cache:
+                new.setdefault(key, state)
+        if new:
+            if len(cache) + len(new) > CACHE_LIMIT:
+                cache.clear()
+            fresh = list(new.values())
+            logits, values = net.forward(np.stack([encoding.planes(s) for s in fresh]))
+            cache.update(zip(new, legal_softmax(encoding, fresh, logits, values)))
+        return [cache[key] for key in keys]
 
     return evaluate
+
+
+def legal_softmax(encoding, states: list[State], logits: np.ndarray,
+                  values: np.ndarray) -> list[tuple[list[float], float]]:
+    """Per state, the softmax of its legal moves' logits (in `state.moves()` order) and
+    its value: the illegal moves' logits masked out, one numpy pass for the batch."""
+    rows, indices, counts = [], [], []
+    for row, state in enumerate(states):
+        moves = state.moves()
+        rows.extend([row] * len(moves))
+        indices.extend(encoding.index(state, move) for move in moves)
+        counts.append(len(moves))
+    masked = np.full(logits.shape, -np.inf, logits.dtype)
+    masked[rows, indices] = logits[rows, indices]
+    exps = np.exp(masked - masked.max(axis=1, keepdims=True))
+    flat = (exps / exps.sum(axis=1, keepdims=True))[rows, indices].tolist()
+    out, start = [], 0
+    for count, value in zip(counts, values.tolist()):
+        out.append((flat[start:start + count], value))
+        start += count
+    return out
 
 
 def visits_of(game: Game, state: State, evaluate, settings: PlaySettings, seed: int,
