@@ -2,7 +2,8 @@
 result when one is known (`X loses: every move loses; best 3, a loss in 18 (exact,
 solver)`), and what kind of value the agent's is: exact, a heuristic score (the
 search's guess from the positions it reached: no win probability and no proof) or an
-MCTS mean result (how its playouts ended)."""
+MCTS mean result (how its playouts ended) or a network's mean value (PUCT: the mean of
+its network's estimates, no playouts)."""
 from __future__ import annotations
 
 from plyground.core import Game, State
@@ -12,21 +13,28 @@ from plyground.core.search.events import SearchDone
 from plyground.core.values import Scale, Score, proven
 
 EXACT, HEURISTIC, MEAN_RESULT = "exact", "heuristic", "mean result"  # value kinds
+NETWORK_MEAN = "network mean"  # a PUCT search's: its network's estimates, averaged
 SEARCH = "search"  # an exact value that a search proved: a decisive one, or to the end
-KIND_WORDS = {EXACT: "value", HEURISTIC: "heuristic score", MEAN_RESULT: "mean result"}
+KIND_WORDS = {EXACT: "value", HEURISTIC: "heuristic score", MEAN_RESULT: "mean result",
+              NETWORK_MEAN: "mean network value"}
 WHAT_IT_IS_NOT = {
     HEURISTIC: "the search's guess from the positions it reached, not a win "
                "probability nor a proof",
     MEAN_RESULT: "how its random playouts ended, not a win probability nor a proof",
+    NETWORK_MEAN: "the search's mean of its network's estimates of the positions it "
+                  "reached (no playouts), not a win probability nor a proof",
 }
 
 
-def value_kind(game: Game, state: State, done: SearchDone) -> str | None:
-    """EXACT, HEURISTIC or MEAN_RESULT: what the decision's value is (None: none)."""
+def value_kind(game: Game, state: State, done: SearchDone,
+               network: bool = False) -> str | None:
+    """EXACT, HEURISTIC, MEAN_RESULT or (`network`: a search that reported a
+    network's values, PuctSnapshot) NETWORK_MEAN: what the decision's value is (None:
+    none)."""
     if done.value is None:
         return None
     if done.scale == Scale.MEAN:
-        return MEAN_RESULT
+        return NETWORK_MEAN if network else MEAN_RESULT
     if done.exact or proven(game, state, done.value, done.depth):
         return EXACT
     return HEURISTIC
@@ -76,7 +84,7 @@ def value_phrase(report: dict) -> str:
     if kind == EXACT:
         return f"value {report['description']}" + (
             f" ({report['proof']})" if report["proof"] else "")
-    if kind == MEAN_RESULT:
+    if kind in (MEAN_RESULT, NETWORK_MEAN):
         figure = report["description"].removesuffix(" mean result")
         source = f" over {report['work']:,} {report['work_unit']}"
     else:

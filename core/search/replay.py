@@ -3,8 +3,9 @@
 A trace is the list of node-level events a search emitted with `trace = True`. A replay
 indexes it once, so that any position in it (a "frame") can be shown at once: for tree
 search the current node, its window, its ancestors and the children searched so far;
-for MCTS the iteration, its phase and the root statistics up to that moment. Jumping by
-whole iterations uses the iteration starts (the root entered again, or a new selection).
+for MCTS the iteration, its phase and the root statistics up to that moment; for PUCT
+the simulation's selection steps, its leaf's evaluation and its backup. Jumping by whole
+iterations uses the iteration starts (the root entered again, or a new selection).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from ..values import Bound
 from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
-                     NodeLeft)
+                     NodeLeft, PuctBackedUp, PuctEvaluated, PuctSelected)
 from .tree import bound_of
 
 
@@ -182,10 +183,76 @@ class MctsReplay(Replay):
                          rollout, winner, reward, root)
 
 
+PUCT_PHASES = {PuctSelected: "selection", PuctEvaluated: "evaluation",
+               PuctBackedUp: "backup"}
+
+
+@dataclass(frozen=True)
+class PuctTally:
+    move: Any
+    visits: int  # the simulations backed up through it so far
+    value: float  # their mean value for the root's side to move, -1..1
+
+
+@dataclass(frozen=True)
+class PuctFrame:
+    index: int
+    event: Any
+    phase: str
+    simulation: int  # 1-based
+    selected: PuctSelected | None  # the simulation's walk down, once made
+    evaluated: PuctEvaluated | None  # its leaf's value, once known
+    backed_up: PuctBackedUp | None  # its backup, once done
+    root: tuple[PuctTally, ...]  # root moves as they stand after this event
+
+
+class PuctReplay(Replay):
+    """A PUCT trace. Leaves are evaluated in batches, so a round's selections come
+    first and then each leaf's evaluation and backup: events are stepped in the order
+    the search made them, and a frame gathers its simulation's phases by number."""
+
+    kind = "puct"
+
+    def __init__(self, trace: list) -> None:
+        events = [e for e in trace if type(e) in PUCT_PHASES]
+        starts = [i for i, e in enumerate(events) if isinstance(e, PuctSelected)]
+        super().__init__(events, starts)
+        self.numbers = sorted({e.simulation for e in events})
+        self.backups: list[int] = []
+        self.tallies: list[tuple[PuctTally, ...]] = []
+        visits: dict[Any, int] = {}
+        totals: dict[Any, float] = {}
+        for i, event in enumerate(events):
+            if isinstance(event, PuctBackedUp) and event.path:
+                move = event.path[0]
+                visits[move] = visits.get(move, 0) + 1
+                totals[move] = totals.get(move, 0.0) + event.value
+                self.backups.append(i)
+                self.tallies.append(tuple(PuctTally(m, visits[m], totals[m] / visits[m])
+                                          for m in visits))
+
+    def frame(self, index: int) -> PuctFrame:
+        event = self.events[index]
+        phases: dict[type, Any] = {}
+        for current in reversed(self.events[:index + 1]):
+            if current.simulation == event.simulation:
+                phases.setdefault(type(current), current)
+                if isinstance(current, PuctSelected):
+                    break
+        done = bisect_right(self.backups, index)
+        return PuctFrame(index, event, PUCT_PHASES[type(event)],
+                         bisect_left(self.numbers, event.simulation) + 1,
+                         phases.get(PuctSelected), phases.get(PuctEvaluated),
+                         phases.get(PuctBackedUp),
+                         self.tallies[done - 1] if done else ())
+
+
 def replay_for(trace: list) -> Replay | None:
     """The replay a trace calls for (None if it holds no step events)."""
     if any(isinstance(e, (NodeEntered, NodeLeft)) for e in trace):
         return TreeReplay(trace)
     if any(type(e) in PHASES for e in trace):
         return MctsReplay(trace)
+    if any(type(e) in PUCT_PHASES for e in trace):
+        return PuctReplay(trace)
     return None

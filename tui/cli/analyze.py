@@ -9,15 +9,17 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from plyground.core.agents.base import Agent
+from plyground.core.agents.base import Agent, Shows
 from plyground.core import Game, State, game_entries, parse_game
 from plyground.core.fast import warm_up
 from plyground.core.play.match import seeded
+from plyground.core.search.events import PuctSnapshot
 from plyground.core.study.analysis import AnalysisReport
 
 from ..tables import cli_table, number_column
 from ..text_board import render_board
-from ..verdict import KIND_WORDS, exact_result, value_kind, value_phrase, verdict
+from ..verdict import (KIND_WORDS, NETWORK_MEAN, exact_result, value_kind, value_phrase,
+                       verdict)
 from .options import GameSpec
 from .sides import game_agent, starting_state
 
@@ -47,11 +49,27 @@ def print_analysis(game: Game, state: State, agent: Agent, report: dict) -> None
         if show_visits:
             number_column(table, "visits")
         for entry in report["moves"]:
-            cells = [entry["move"], entry["description"] or "-"]
+            description = entry["description"] or "-"
+            if report["value_kind"] == NETWORK_MEAN:  # the header names it
+                description = description.removesuffix(" mean result")
+            cells = [entry["move"], description]
             if show_visits:
                 cells.append(str(entry.get("visits", "")))
             table.add_row(*cells)
         console.print(table)
+
+
+class NetworkSeen:
+    """An observer that notes whether a search reported a network's values (a
+    PuctSnapshot): what says that its mean value comes from a network, not playouts."""
+
+    trace = False
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, event) -> None:
+        self.seen = self.seen or isinstance(event, PuctSnapshot)
 
 
 def analyze(
@@ -90,9 +108,13 @@ def analyze(
     agent = seeded(game_agent(game, agent_spec), seed, state.to_move)
     warm_up(game.id)  # else loading the kernels eats into the time budget
     agent.prepare()
-    done = agent.decide(state, exact_root=every_move_exact)
+    # (only a search shown by its visits is watched: a tree search's live events cost
+    # its clock time)
+    network = NetworkSeen() if agent.shows == Shows.VISITS else None
+    done = agent.decide(state, observer=network, exact_root=every_move_exact)
     exact = exact_result(game, state, done)
-    report = AnalysisReport(game, state, agent.spec, done, value_kind(game, state, done),
+    kind = value_kind(game, state, done, network is not None and network.seen)
+    report = AnalysisReport(game, state, agent.spec, done, kind,
                             exact, verdict(game, state, exact) if exact else None
                             ).to_json()
     if as_json:

@@ -262,12 +262,11 @@ class GameScreen(Screen):
         self.searching.forfeit(reason)
 
     def show_heat(self, events: list) -> None:
-        """Where MCTS spends its playouts, on the board."""
+        """Where MCTS spends its playouts (or what a network's prior says), on the
+        board."""
         snapshots = [e for e in events if isinstance(e, MctsSnapshot)]
         if snapshots and self.viewing is None:
-            stats = snapshots[-1].stats
-            total = sum(stat.visits for stat in stats) or 1
-            self.board.show_heat({stat.move: stat.visits / total for stat in stats})
+            self.board.show_search(snapshots[-1])
 
     def play(self, move) -> None:
         try:
@@ -417,6 +416,9 @@ class GameScreen(Screen):
 
     def action_quick_replay(self) -> None:
         self.steps.quick_replay()
+
+    def action_toggle_heat(self) -> None:
+        self.tell(self.board.toggle_heat_source())
 
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():

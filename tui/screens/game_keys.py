@@ -23,6 +23,7 @@ BINDINGS = [
     Binding("e", "review", "Review"),
     Binding("w", "save", "Save"),
     Binding("d", "quick_replay", "Quicker replay"),
+    Binding("x", "toggle_heat", "Heat prior/visits"),
     Binding("escape", "setup", "Setup"),
     # t, r, [, ], {, }, l and g stay out of the footer, which is full (the help screen
     # lists them, and the status line names r when a search failed)
@@ -39,8 +40,8 @@ BINDINGS = [
 ]
 # The keys a narrow footer leaves out, the least needed first (Quit: ctrl+q too);
 # Review, Save, Setup and the board's keys are never left out.
-FOOTER_SPARE = ("quit", "quick_replay", "toggle_analysis", "hint", "focus_inspector",
-                "new_game", "undo", "step_through", "step_move")
+FOOTER_SPARE = ("toggle_heat", "quit", "quick_replay", "toggle_analysis", "hint",
+                "focus_inspector", "new_game", "undo", "step_through", "step_move")
 
 
 def key_applies(screen, action: str) -> bool | None:

@@ -58,6 +58,9 @@ class BoardWidget(Widget, can_focus=True):
         self.heat: dict[Any, float] = {}  # move -> share of the search's attention
         self.marked = False  # whether `heat` marks moves (a hint) rather than shares
         self.heat_sums: dict[str | None, dict[Any, float]] = {}  # heat_by's, this heat's
+        self.heat_source = "visits"  # or "prior": what a network-guided search's heat is
+        self.snapshot = None  # the search snapshot the heat shows, if it shows one
+        self.priors_seen = False  # whether a search with priors (PUCT) has shown here
 
     def show(self, state: Any, animate: bool = False) -> None:
         """Display `state`; with `animate`, its last move is animated in."""
@@ -81,6 +84,35 @@ class BoardWidget(Widget, can_focus=True):
             self.large = large
             self.refresh(layout=True)
 
+    def show_search(self, snapshot) -> None:
+        """A search's root statistics as heat: each move's share of the visits, or,
+        for a search guided by a network (moves with a prior) whose heat_source is
+        "prior", the network's prior."""
+        stats = snapshot.stats
+        priors = bool(stats) and all(hasattr(stat, "prior") for stat in stats)
+        self.priors_seen = self.priors_seen or priors
+        if priors and self.heat_source == "prior":
+            shares = {stat.move: stat.prior for stat in stats}
+        else:
+            total = sum(stat.visits for stat in stats) or 1
+            shares = {stat.move: stat.visits / total for stat in stats}
+        self.show_heat(shares)
+        self.snapshot = snapshot
+
+    def toggle_heat_source(self) -> str:
+        """Switch a network-guided search's heat between visits and prior (redrawn at
+        once if the heat shows one), and say what it shows now; a board that has shown
+        no such search changes nothing and says why."""
+        if not self.priors_seen:
+            return ("The heat shows a search's visits: a prior comes only from a "
+                    "network-guided search (az), and none has run here.")
+        self.heat_source = "prior" if self.heat_source == "visits" else "visits"
+        if self.snapshot is not None:
+            self.show_search(self.snapshot)
+        return ("Heat: the network's prior for each move (x: the search's visits)."
+                if self.heat_source == "prior" else
+                "Heat: the search's share of visits (x: the network's prior).")
+
     def show_heat(self, shares: dict[Any, float]) -> None:
         """Tint where a search looks: `shares` maps moves to their share of visits
         (boards that have room write it in the cell). The board repaints only if its
@@ -102,8 +134,10 @@ class BoardWidget(Widget, can_focus=True):
 
     def keep_heat(self, heat: dict[Any, float], marked: bool) -> None:
         """The heat to draw from now on, and whether it marks moves; heat_by's sums
-        of the last heat are let go."""
+        of the last heat are let go, and the snapshot it came from (show_search
+        keeps its own)."""
         self.heat, self.marked, self.heat_sums = heat, marked, {}
+        self.snapshot = None
 
     def heat_by(self, part: str | None = None) -> dict[Any, float]:
         """The shares summed by a part of each move (`"square"`: move.square; None:

@@ -15,19 +15,29 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static
 
 from plyground.core.agents.base import Shows
-from plyground.core.search.events import Info, IterationDone, MctsSnapshot, SearchDone
+from plyground.core.search.events import (Info, IterationDone, MctsSnapshot, PuctSnapshot,
+                                          SearchDone)
 from plyground.core.search.mcts import chosen, describe_proven
 from plyground.core.values import Score, proven
 
 from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
-from .mcts_view import MctsView, mean_text
+from .mcts_view import MctsView, mean_text, value_text
 from .step_view import StepView
 
 VIEW_FOR = {Shows.TREE: "live-tree", Shows.VISITS: "mcts-view", Shows.INFO: "info-view",
             Shows.NONE: "no-search"}
 TREE_LEGEND = ("★ the decision · values for the side making the move · ≤ ≥ bounds "
                "from cut-offs · pruned: never searched")
+MCTS_LEGEND = ("mean: playout results for {side} (a draw counts ½) · "
+               "UCT = mean + c·√(ln N/n) picks what to explore\n"
+               "★ the move MCTS plays (most visits, or a proven win) · ✓ played · "
+               "sort: v/m/c/o")
+PUCT_LEGEND = ("no playouts: Q is the mean of the network's values below a move, "
+               "for {side} (a draw 50%) · P the network's prior · U = c·P·√N/(1+n), "
+               "shown in Q's points (×50) · each simulation walks down by the highest "
+               "Q + U\n★ the move it plays (most visits) · ✓ played · sort: v/m/c/o "
+               "(c: U) · x: the board's heat, visits or prior")
 
 
 def line_text(game, moves) -> str:
@@ -195,17 +205,20 @@ class Inspector(Vertical):
             f" · best {self.game.format_move(best.move)} ({mean_text(best, self.state.ply)})"
         side = self.game.side_labels[self.state.to_move]
         text = Text()
+        unit = "iteration"
+        if isinstance(event, PuctSnapshot):
+            unit = "simulation"
+            text.append(f"network {value_text(event.network_value)} · search "
+                        f"{value_text(event.value)} for {side}\n", style="bold")
         if event.proven is not None:
             text.append(f"proven {describe_proven(event.proven, self.state.ply)} · ",
                         style="bold red" if event.proven < 0 else "bold")
         speed = f" · {event.iterations_per_second:,.0f}/s" if self.timed else ""
         return text + Text(
-            f"{plural(event.iterations, 'iteration')}{speed}{best_text}\n"
+            f"{plural(event.iterations, unit)}{speed}{best_text}\n"
             f"principal variation: {line_text(self.game, event.pv)}\n"
-            f"mean: playout results for {side} (a draw counts ½) · "
-            "UCT = mean + c·√(ln N/n) picks what to explore\n"
-            "★ the move MCTS plays (most visits, or a proven win) · ✓ played · "
-            "sort: v/m/c/o")
+            + (PUCT_LEGEND if isinstance(event, PuctSnapshot) else MCTS_LEGEND
+               ).format(side=side))
 
     def proof_text(self, value, depth) -> Text:
         text = Text()

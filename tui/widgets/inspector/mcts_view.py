@@ -1,5 +1,6 @@
 """Live MCTS statistics: each root move's visits, share of visits, mean value (or,
-once the solver proves it, `win in 1`, `loss in ≤3`, `draw`), UCT.
+once the solver proves it, `win in 1`, `loss in ≤3`, `draw`), UCT; for a search guided
+by a network (PUCT, a PuctSnapshot) its prior P, Q and exploration bonus U instead.
 
 Snapshots arrive up to five times a second and the user may re-sort at any time, so the
 rows are places, not moves: each snapshot writes the root moves, sorted, into rows
@@ -9,8 +10,16 @@ A table too narrow for every column first writes each move in the game's notatio
 instead of its description, then closes up the cells' padding, so that the move, its
 visits and its mean keep their place; then it drops whole columns in a planned order
 (KEEP: the bar first, then UCT, then the share), never a column cut in half.
+
+Values are on the one scale of MCTS means, for the side to move at the root: a
+percentage, a draw 50% (values.py's Scale.MEAN). PUCT's Q (−1..1) is shown so, and its
+U in the same points (U × 50), so that the move with the highest Q + U is the one the
+table's Q + U makes highest.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -18,38 +27,78 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.widgets import DataTable
 
-from plyground.core.search.events import MctsSnapshot, MoveStat
+from plyground.core.search.events import MctsSnapshot, MoveStat, PuctMoveStat, PuctSnapshot
 from plyground.core.search.mcts import chosen, describe_proven
 
 BAR_WIDTH = 24
 EIGHTHS = " ▏▎▍▌▋▊▉"
-COLUMNS = ("move", "visits", "bar", "share", "mean", "uct")
-HEADERS = ("Move", "Visits", "Share of visits", "", "Mean", "UCT")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A table's columns: keys, headers and fixed widths (None: the move's, fitted to
+    the root's legal moves when a search begins); KEEP, the columns a narrow table
+    keeps, the most needed first (it shows them, in `keys`' order, up to the first
+    that does not fit); the value each sort sorts by, the column whose header shows
+    its arrow, and the sort a header's click picks."""
+
+    keys: tuple[str, ...]
+    headers: tuple[str, ...]
+    widths: tuple[int | None, ...]
+    keep: tuple[str, ...]
+    sort_values: dict[str, Callable]
+    sort_column: dict[str, str]
+    header_sort: dict[str, str]
+
+
 # Fixed widths for the columns whose text grows as a search runs ("91" becomes
 # "1,234"): a width fitted to the first snapshot would depend on when it arrived.
-# The move column's width is fitted to the root's legal moves when a search begins.
-WIDTHS = (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("loss in ≤99"),
-          len("99.999"))
-
-# The columns a narrow table keeps, the most needed first: it shows them (in COLUMNS'
-# order) up to the first that does not fit.
-KEEP = ("move", "visits", "mean", "share", "uct", "bar")
-MUST = KEEP[:3]  # the columns a narrow table gives up its descriptions and padding for
-# (notation instead of descriptions, cell padding) from the widest layout to the
-# narrowest
+UCT_COLUMNS = Columns(
+    ("move", "visits", "bar", "share", "mean", "uct"),
+    ("Move", "Visits", "Share of visits", "", "Mean", "UCT"),
+    (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("loss in ≤99"), len("99.999")),
+    ("move", "visits", "mean", "share", "uct", "bar"),
+    {"visits": lambda s: s.visits, "mean": lambda s: s.mean, "uct": lambda s: s.uct},
+    {"visits": "visits", "mean": "mean", "uct": "uct", "order": "move"},
+    {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
+     "mean": "mean", "uct": "uct"})
+PUCT_COLUMNS = Columns(
+    ("move", "visits", "bar", "share", "prior", "mean", "uct"),
+    ("Move", "N", "Share of visits", "", "P", "Q", "U"),
+    (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("100.0%"), len("100.0%"),
+     len("+9,999,999")),
+    ("move", "visits", "mean", "prior", "uct", "share", "bar"),
+    {"visits": lambda s: s.visits, "mean": lambda s: s.mean, "uct": lambda s: s.u,
+     "prior": lambda s: s.prior},
+    {"visits": "visits", "mean": "mean", "uct": "uct", "prior": "prior",
+     "order": "move"},
+    {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
+     "prior": "prior", "mean": "mean", "uct": "uct"})
+MUST_COUNT = 3  # the first `keep` columns a narrow table gives up its descriptions and
+# padding for (notation instead of descriptions, cell padding) from the widest layout to
+# the narrowest
+KEEP, MUST = UCT_COLUMNS.keep, UCT_COLUMNS.keep[:MUST_COUNT]  # the MCTS table's
 LAYOUTS = ((False, 1), (True, 1), (True, 0))
-
-# The sorts: the value each sorts by ("order" is the rules' move order, the order of
-# snapshot.stats), the column whose header shows the arrow, and the columns whose
-# header click picks it.
-SORT_VALUES = {"visits": lambda s: s.visits, "mean": lambda s: s.mean,
-               "uct": lambda s: s.uct}
-SORT_COLUMN = {"visits": "visits", "mean": "mean", "uct": "uct", "order": "move"}
-HEADER_SORT = {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
-               "mean": "mean", "uct": "uct"}
 ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
 MARKS = 3  # "★✓ ": the best and played marks before a move's label (not ▶, which
 # the tree uses for a row to open)
+
+
+def percent_text(share: float) -> str:
+    """A share or a prior, 0..1, as a percentage."""
+    return f"{100 * share:.1f}%"
+
+
+def value_text(q: float) -> str:
+    """A PUCT value (−1..1, for the side to move) on the MCTS mean scale: 0 is 50%."""
+    return percent_text((q + 1) / 2)
+
+
+def bonus_text(u: float) -> str:
+    """A PUCT exploration bonus in value_text's points (×50): Q% + U is what the
+    selection ranks."""
+    points = 50 * u
+    return f"{points:+,.1f}" if abs(points) < 1000 else f"{points:+,.0f}"
 
 
 # how often a live table may be repainted at most (Inspector.live_interval): with each
@@ -68,12 +117,13 @@ def share_bar(share: float, width: int = BAR_WIDTH) -> str:
     return ("█" * full + (EIGHTHS[part] if part else "")).ljust(width)
 
 
-def sorted_stats(stats, sort: str, descending: bool) -> list[MoveStat]:
+def sorted_stats(stats, sort: str, descending: bool,
+                 columns: Columns = UCT_COLUMNS) -> list[MoveStat]:
     """`stats` by `sort`; ties stay in the rules' order either way, so the order is
     the same for the same snapshot however often it is redrawn."""
     if sort == "order":
         return list(reversed(stats)) if descending else list(stats)
-    value, sign = SORT_VALUES[sort], -1 if descending else 1
+    value, sign = columns.sort_values[sort], -1 if descending else 1
     return [stat for _, stat in sorted(enumerate(stats),
                                        key=lambda pair: (sign * value(pair[1]), pair[0]))]
 
@@ -114,36 +164,39 @@ class MctsView(DataTable):
         self.moves: list = []  # the move shown in each row, top to bottom
         self.short_labels: dict = {}  # move -> its notation, for a narrow table
         self.painted_cells: LRUCache = LRUCache(4096)  # _render_cell's, by what they hold
-        self.drawn_layout = (COLUMNS, False, 1)  # what planned_layout gave when drawn
+        self.spec = UCT_COLUMNS  # PUCT_COLUMNS once a PuctSnapshot comes
+        self.drawn_layout = (self.spec.keys, False, 1)  # planned_layout's, drawn
 
     def on_mount(self) -> None:
         self.add_fixed_columns()
 
     def column_widths(self, short: bool) -> dict[str, int]:
         labels = (self.short_labels if short else self.labels).values()
-        move_width = max([cell_len(HEADERS[0] + ARROW[True])] +
+        move_width = max([cell_len(self.spec.headers[0] + ARROW[True])] +
                          [MARKS + cell_len(label) for label in labels])
-        return dict(zip(COLUMNS, (move_width,) + WIDTHS[1:]))
+        return dict(zip(self.spec.keys, (move_width,) + self.spec.widths[1:]))
 
     def planned_layout(self) -> tuple[tuple[str, ...], bool, int]:
         """(the columns shown, moves in notation, cell padding): the widest of LAYOUTS
-        in which the MUST columns fit the table's width (the narrowest if none does),
-        then the columns in KEEP's order up to the first that does not fit (the move
-        always). All of them, with descriptions, before the table has a width."""
+        in which the first MUST_COUNT columns to keep fit the table's width (the
+        narrowest if none does), then the columns in `keep`'s order up to the first
+        that does not fit (the move always). All of them, with descriptions, before
+        the table has a width."""
+        keys, keep = self.spec.keys, self.spec.keep
         if self.size.width == 0:
-            return COLUMNS, False, 1
+            return keys, False, 1
         room = self.size.width - self.styles.scrollbar_size_vertical
         for short, padding in LAYOUTS:
             widths = self.column_widths(short)
-            if sum(widths[key] + 2 * padding for key in MUST) <= room:
+            if sum(widths[key] + 2 * padding for key in keep[:MUST_COUNT]) <= room:
                 break
         kept, used = set(), 0
-        for key in KEEP:  # the first that does not fit ends it: a planned order
+        for key in keep:  # the first that does not fit ends it: a planned order
             used += widths[key] + 2 * padding
             if used > room and key != "move":
                 break
             kept.add(key)
-        return tuple(key for key in COLUMNS if key in kept), short, padding
+        return tuple(key for key in keys if key in kept), short, padding
 
     def add_fixed_columns(self) -> None:
         self.drawn_layout = self.planned_layout()
@@ -159,19 +212,18 @@ class MctsView(DataTable):
 
     def on_resize(self) -> None:
         if self.planned_layout() != self.drawn_layout:
-            self.clear(columns=True)
-            self.add_fixed_columns()
+            self.relayout()
             self.redraw()
 
     def header(self, key: str) -> Text:
         """A column's label: the sorted column's ends in an arrow; the share takes the
         bar's label when the bar is left out."""
-        text = HEADERS[COLUMNS.index(key)]
+        text = self.spec.headers[self.spec.keys.index(key)]
         if key == "share" and "bar" not in self.shown:
             text = "Share"
-        if key not in SORT_COLUMN.values():
+        if key not in self.spec.sort_column.values():
             return Text(text)
-        sorted_here = SORT_COLUMN[self.sort_by] == key
+        sorted_here = self.spec.sort_column.get(self.sort_by) == key
         return Text(text + (ARROW[self.descending] if sorted_here else ""))
 
     def begin(self, game, state) -> None:
@@ -180,6 +232,10 @@ class MctsView(DataTable):
         self.labels = {move: game.describe_move(move, state) for move in state.moves()}
         self.short_labels = {move: game.format_move(move) for move in state.moves()}
         self.moves = []
+        self.spec = UCT_COLUMNS
+        self.relayout()
+
+    def relayout(self) -> None:
         self.clear(columns=True)
         self.add_fixed_columns()
 
@@ -198,7 +254,15 @@ class MctsView(DataTable):
             self.show(snapshots[-1])
 
     def show(self, snapshot: MctsSnapshot) -> None:
+        """Draw `snapshot`; a network-guided search's first one (a PuctSnapshot) sets
+        the table's columns to PUCT's."""
         self.snapshot = snapshot
+        columns = PUCT_COLUMNS if isinstance(snapshot, PuctSnapshot) else UCT_COLUMNS
+        if columns is not self.spec:
+            self.spec = columns
+            if self.sort_by not in columns.sort_column:
+                self.sort_by, self.descending = "visits", True
+            self.relayout()
         self.redraw()
 
     @property
@@ -227,7 +291,7 @@ class MctsView(DataTable):
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
-        self.action_sort(HEADER_SORT[event.column_key.value])
+        self.action_sort(self.spec.header_sort[event.column_key.value])
 
     def redraw(self) -> None:
         """Write the headers and the sorted moves into the rows (which only grow during
@@ -244,7 +308,7 @@ class MctsView(DataTable):
         stats = self.snapshot.stats
         total = sum(stat.visits for stat in stats) or 1
         best = chosen(stats) if stats else None
-        ordered = sorted_stats(stats, self.sort_by, self.descending)
+        ordered = sorted_stats(stats, self.sort_by, self.descending, self.spec)
         self.moves = [stat.move for stat in ordered]
         styles = (self.get_component_rich_style("mcts--best"),
                   self.get_component_rich_style("mcts--played"))
@@ -255,7 +319,10 @@ class MctsView(DataTable):
                 "bar": share_bar(stat.visits / total),
                 "share": Text(f"{100 * stat.visits / total:.1f}%", justify="right"),
                 "mean": self.mean_cell(stat),
-                "uct": Text(f"{stat.uct:.3f}", justify="right"),
+                "uct": Text(bonus_text(stat.u) if isinstance(stat, PuctMoveStat)
+                            else f"{stat.uct:.3f}", justify="right"),
+                "prior": Text(percent_text(getattr(stat, "prior", 0.0)),
+                              justify="right"),
             }
             cells = [every[key] for key in self.shown]
             row = str(index)

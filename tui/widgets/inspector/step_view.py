@@ -3,7 +3,9 @@
 Shows the position at the current node on a small board, and beside it what the
 search is doing there: for alpha-beta the node, its window, its ancestors' windows, the
 children finished so far and every cut-off; for MCTS the iteration's phase, path,
-playout and backup, and the root's statistics at that moment. An inspector too narrow
+playout and backup, and the root's statistics at that moment; for PUCT (az) the
+simulation's walk down by P, Q and U, its leaf's network evaluation and its backup. An
+inspector too narrow
 for the board beside the text (an 80-column terminal) shows the position as a text
 board above it instead: the position searched is always in sight.
 """
@@ -18,12 +20,14 @@ from textual.message import Message
 from textual.widgets import Static
 
 from plyground.core.search.events import NodeEntered
-from plyground.core.search.replay import PHASES, MctsFrame, MctsReplay, Replay, TreeFrame
+from plyground.core.search.replay import (PHASES, PUCT_PHASES, MctsFrame, MctsReplay,
+                                          PuctFrame, PuctReplay, Replay, TreeFrame)
 from plyground.core.values import INFINITY, Score, is_decisive
 
 from ...text_board import render_board
 from ..boards import board_for
 from .live_tree import plural
+from .mcts_view import bonus_text, percent_text, value_text
 
 
 def bound_text(value: float, ply: int) -> str:
@@ -151,6 +155,8 @@ class StepView(Horizontal, can_focus=True):
         frame = self.replay.frame(self.index)
         if isinstance(self.replay, MctsReplay):
             path, text = self.mcts_text(frame)
+        elif isinstance(self.replay, PuctReplay):
+            path, text = self.puct_text(frame)
         else:
             path, text = self.tree_text(frame)
         state = self.state_at(path)
@@ -252,4 +258,60 @@ class StepView(Horizontal, can_focus=True):
             text.append(f"  {self.game.format_move(tally.move)}: "
                         f"{plural(tally.visits, 'visit')}, "
                         f"mean {100 * tally.wins / tally.visits:.1f}%\n")
+        return path, text
+
+    TOP_PRIORS = 4  # the leaf's priors shown, the highest first
+    BATCHES = ("(leaves go to the network in batches: a round's walks down come "
+               "first, then each leaf's evaluation and backup)")
+
+    def puct_text(self, frame: PuctFrame) -> tuple[tuple, Text]:
+        """A PUCT simulation: each step down with the P, N, Q and U it was chosen by
+        (Q for the side to move there, on the % scale; U in Q's points), the leaf's
+        value and priors from the network (or the game's end), the backup."""
+        text = self.header(frame)
+        number = list(PUCT_PHASES.values()).index(frame.phase) + 1
+        text.append(f"simulation {frame.simulation:,} · phase {number} of 3: "
+                    f"{frame.phase}\n")
+        text.append(self.BATCHES + "\n\n", style="dim")
+        root_side = self.game.side_labels[self.root_state.to_move]
+        selected, evaluated = frame.selected, frame.evaluated
+        path = frame.event.path
+        text.append("Path     ", style="bold")
+        text.append(self.line(path) + "\n")
+        if selected is not None:
+            text.append("\nSelection: at each node the move with the highest Q + U\n",
+                        style="bold")
+            for depth, step in enumerate(selected.steps):
+                side = self.game.side_labels[self.state_at(path[:depth]).to_move]
+                text.append(f"  {side} {self.game.format_move(step.move)}  "
+                            f"P {percent_text(step.prior)}  N {step.visits:,}  "
+                            f"Q {value_text(step.q)}  U {bonus_text(step.u)}\n")
+        if evaluated is not None:
+            leaf = self.state_at(path)
+            side = self.game.side_labels[leaf.to_move]
+            text.append("\nLeaf     ", style="bold")
+            if evaluated.terminal:
+                outcome = leaf.outcome()
+                result = "a draw" if outcome.winner is None else \
+                    f"{self.game.side_labels[outcome.winner]} wins"
+                text.append(f"the game is over ({result}): value "
+                            f"{value_text(evaluated.value)} for {side}, exact\n")
+            else:
+                text.append(f"the network's value {value_text(evaluated.value)} for "
+                            f"{side}\n")
+                top = sorted(evaluated.priors, key=lambda pair: -pair[1])
+                priors = ", ".join(f"{self.game.format_move(move)} {percent_text(p)}"
+                                   for move, p in top[:self.TOP_PRIORS])
+                more = f" (+{len(top) - self.TOP_PRIORS} more)" \
+                    if len(top) > self.TOP_PRIORS else ""
+                text.append(f"         its priors: {priors}{more}\n")
+        if frame.backed_up is not None:
+            text.append("Backup   ", style="bold")
+            text.append(f"{value_text(frame.backed_up.value)} for {root_side} at the "
+                        "root, the value turned over at each change of side on the "
+                        "way up\n")
+        text.append(f"\nRoot moves so far (Q for {root_side})\n", style="bold")
+        for tally in frame.root:
+            text.append(f"  {self.game.format_move(tally.move)}: "
+                        f"{plural(tally.visits, 'visit')}, Q {value_text(tally.value)}\n")
         return path, text
