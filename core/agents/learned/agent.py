@@ -30,7 +30,7 @@ _LOADED: dict[tuple[str, str], tuple[tuple[int, int], Any, dict]] = {}
 
 def shipped_net(game) -> Path | None:
     """The network the game's registration ships (GameEntry.network), if any."""
-    ref = game.entry().network
+    ref = game.entry.network
     if not ref:
         return None
     package, _, name = ref.partition(":")

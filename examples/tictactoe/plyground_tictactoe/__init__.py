@@ -24,6 +24,9 @@ ENTRY = GameEntry(
     notation="cells played, a1 (bottom left) to c3, e.g. 'b2 a1 c3'",
     # how a network sees the game, for the learning agents (az, train az)
     encoding="plyground_tictactoe.rules:encoding",
+    # the network `az` plays unless given another: made by `plyground train az tictactoe
+    # --generations 30 --seed 1 --out ...` (README: its hash)
+    network="plyground_tictactoe:tictactoe.npz",
     rules="X and O mark empty cells in turn. Three of your marks in a row, across, up "
           "or diagonally, win. A full board with no three is a draw.",
 )
