@@ -118,6 +118,10 @@ def train_command(
         min=1, help="the net's residual blocks", rich_help_panel=AZ_PANEL)] = AZ.blocks,
     jobs: Annotated[Optional[int], typer.Option(
         min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+    keep_generations: Annotated[Optional[Path], typer.Option(
+        show_default=False, rich_help_panel=AZ_PANEL, metavar="DIR",
+        help="also save each accepted net to DIR/generation-N.npz with its training "
+             "time (a training curve: python -m tests.bench.bench_az --curve DIR)")] = None,
     force: Force = False,
     cluster: Cluster = None,
 ) -> None:
@@ -151,7 +155,8 @@ def train_command(
                               play=PlaySettings(sims=sims))
         from .train_az import train_az  # numpy and the trainer: for az alone
 
-        train_az(game, out, minutes, generations, settings, jobs, cluster, force)
+        train_az(game, out, minutes, generations, settings, jobs, cluster, force,
+                 keep_generations)
         return
     if game is not None:
         raise UnknownName(f"{trainer} takes no GAME (it trains for Connect 4), not {game!r}")

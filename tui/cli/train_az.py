@@ -68,6 +68,27 @@ def check_out(out: Path, force: bool) -> None:
         raise PlygroundError(refusal(NotReplaced(out, symlink=out.is_symlink())))
 
 
+def kept_path(keep: Path, generation: int) -> Path:
+    """Where --keep-generations saves generation `generation`'s accepted net."""
+    return keep.expanduser() / f"generation-{generation:03d}.npz"
+
+
+def check_keep(keep: Path, force: bool) -> None:
+    """The --keep-generations folder, made if missing (its parent must exist); nets of
+    an earlier run in it are replaced only with --force."""
+    folder = keep.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise PlygroundError(f"--keep-generations {shown(str(keep))} is a file, not a "
+                             "folder")
+    if not folder.parent.is_dir():
+        raise PlygroundError(f"cannot keep the generations in {shown(str(keep))}: there "
+                             f"is no folder {shown(str(folder.parent))}")
+    if folder.is_dir() and any(folder.glob("generation-*.npz")) and not force:
+        raise PlygroundError(f"{shown(str(keep))} already holds generations' nets: "
+                             "give another folder, or --force to replace them")
+    folder.mkdir(exist_ok=True)
+
+
 def openings_of(game: Game) -> list[str] | None:
     """The gate's openings: the game's shipped balanced suite, if it has one."""
     if DEFAULT_NAME not in shipped_suites(game):
@@ -94,7 +115,7 @@ def command_of(game: Game, settings: AzSettings, out: Path, minutes: float | Non
 
 def train_az(game_spec: str, out: Path, minutes: float | None, generations: int | None,
              settings: AzSettings, jobs: int | None, cluster: str | None,
-             force: bool) -> None:
+             force: bool, keep: Path | None = None) -> None:
     game = checked_game(game_spec)
     settings.check()
     if minutes is None and generations is None:
@@ -102,6 +123,8 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
     if minutes is not None and not minutes > 0:
         raise TrainingError(f"--minutes must be more than 0, not {minutes:g}")
     check_out(out, force)
+    if keep is not None:
+        check_keep(keep, force)
     command = command_of(game, settings, out, minutes, generations)
     console = Console(highlight=False, soft_wrap=True)
     bar_console = console if console.is_terminal else Console(stderr=True)
@@ -133,6 +156,9 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
                         save_net(last.net, out, info(game, command, settings, last,
                                                      timed=minutes is not None))
                         saved = last
+                        if keep is not None:
+                            save_net(last.net, kept_path(keep, last.accepted_generation),
+                                     info(game, command, settings, last, timed=True))
                     console.print(generation_line(last))
     except KeyboardInterrupt:
         stopped(out, saved, last.number + 1 if last else 1)

@@ -1,0 +1,134 @@
+"""The az agent graded by Connect 4's exact solver: the share of held-out positions
+(tests/bench/data/connect4_heldout.txt, made by tests/bench/heldout.py) where each
+agent plays an optimal move (one keeping the best result, win, draw or loss, any
+move has), beside every agent we have; and a training curve.
+
+Issue 34's targets: `az:sims=0` with the shipped net >= 85% (greedy about 80%,
+minimax at depth 3 about 90%), `az:time=0.2` >= 98% (alphabeta:time=0.2 95-97%,
+mcts:time=0.2 about 97%). Columns: optimal on every position; on the decisive ones
+(where some move's result is worse than the best's: elsewhere every move is
+optimal); fastest (the best score: the quickest win, the slowest loss); the mean
+seconds a move took.
+
+    python -m tests.bench.bench_az [--net FILE] [--quick] [--curve DIR]
+
+The net: --net, else $PLYGROUND_AZ_NET, else the one Connect 4 ships. --quick grades
+every fifth position (100). --curve DIR prints, for the nets `plyground train az ...
+--keep-generations DIR` kept, each generation's training time and `az:sims=0`
+accuracy, instead of the table.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from plyground.core.agents.learned.agent import shipped_net
+from plyground.core.catalogue import parse_agent
+from plyground.core.game import get_game
+
+from . import heldout
+
+AZ_AGENTS = ("az:sims=0", "az:time=0.2")
+OTHERS = ("greedy", "minimax:depth=3", "alphabeta:time=0.2", "mcts:time=0.2")
+QUICK_EVERY = 5  # --quick: every fifth position
+NET_VARIABLE = "PLYGROUND_AZ_NET"
+
+
+def with_net(spec: str, net: Path) -> str:
+    return f'{spec},net="{net}"'
+
+
+def grade(spec: str, positions: list[heldout.Position]) -> tuple[int, int, int, float]:
+    """(optimal moves, optimal moves in decisive positions, fastest moves, mean seconds
+    a move) of the agent `spec` on `positions`."""
+    agent = parse_agent(spec)
+    agent.prepare()
+    optimal = decisive = fastest = 0
+    started = time.perf_counter()
+    for position in positions:
+        column = agent.choose(position.state(), agent.budget())
+        optimal += position.optimal(column)
+        decisive += position.decisive() and position.optimal(column)
+        fastest += position.fastest(column)
+    return optimal, decisive, fastest, (time.perf_counter() - started) / len(positions)
+
+
+def the_net(given: str | None) -> Path | None:
+    """The net graded: --net, $PLYGROUND_AZ_NET, or Connect 4's shipped one (None if
+    there is none)."""
+    given = given or os.environ.get(NET_VARIABLE)
+    if given:
+        return Path(given).expanduser()
+    shipped = shipped_net(get_game("connect4"))
+    return shipped if shipped is not None and shipped.is_file() else None
+
+
+def table(net: Path | None, positions: list[heldout.Position]) -> None:
+    from plyground.core.agents.learned.net import file_hash
+
+    decisive = sum(p.decisive() for p in positions)
+    print(f"Connect 4 held-out positions: {len(positions)} ({decisive} decisive), plies "
+          f"{heldout.PLIES[0]}-{heldout.PLIES[1]}, scored by the solver")
+    if net is None:
+        print(f"  no Connect 4 net is shipped: az not graded (give --net FILE or set "
+              f"{NET_VARIABLE})")
+        specs = OTHERS
+    else:
+        print(f"  net {net} (sha256 {file_hash(net)[:16]})")
+        specs = tuple(with_net(spec, net) for spec in AZ_AGENTS) + OTHERS
+    print(f"  {'agent':<22}{'optimal':>9}{'decisive':>10}{'fastest':>9}{'s/move':>9}")
+    for spec in specs:
+        optimal, right, fastest, seconds = grade(spec, positions)
+        name = spec.split(",net=")[0]
+        print(f"  {name:<22}{optimal / len(positions):>9.1%}"
+              f"{right / max(decisive, 1):>10.1%}{fastest / len(positions):>9.1%}"
+              f"{seconds:>9.3f}", flush=True)
+    print("  targets: az:sims=0 >= 85% optimal, az:time=0.2 >= 98% and ahead of every "
+          "other agent")
+
+
+def curve(folder: Path, positions: list[heldout.Position]) -> None:
+    """Each kept generation's training time and policy-only accuracy."""
+    from plyground.core.agents.learned.net import load_net
+
+    nets = sorted(folder.expanduser().glob("generation-*.npz"))
+    if not nets:
+        print(f"no generation-*.npz in {folder}: train with --keep-generations "
+              f"{folder}", file=sys.stderr)
+        raise SystemExit(2)
+    print(f"Training curve of {folder}: az:sims=0 on {len(positions)} held-out "
+          "positions")
+    print(f"  {'generation':>10}{'trained':>10}{'samples':>10}{'optimal':>9}"
+          f"{'decisive':>10}")
+    decisive = sum(p.decisive() for p in positions)
+    for path in nets:
+        info = load_net(path)[1]
+        optimal, right, _, _ = grade(with_net("az:sims=0", path), positions)
+        print(f"  {info.get('generation', '?'):>10}{info.get('seconds', 0):>9.0f}s"
+              f"{info.get('samples', 0):>10,}{optimal / len(positions):>9.1%}"
+              f"{right / max(decisive, 1):>10.1%}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--net", help=f"the net graded (default: ${NET_VARIABLE}, "
+                        "else Connect 4's shipped one)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"every {QUICK_EVERY}th position only")
+    parser.add_argument("--curve", type=Path, metavar="DIR",
+                        help="print the training curve of the nets kept in DIR")
+    args = parser.parse_args(argv if argv is not None else [])
+    positions = heldout.load()
+    if args.quick:
+        positions = positions[::QUICK_EVERY]
+    if args.curve is not None:
+        curve(args.curve, positions)
+    else:
+        table(the_net(args.net), positions)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
