@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +35,7 @@ from . import heldout
 
 AZ_AGENTS = ("az:sims=0", "az:time=0.2")
 OTHERS = ("greedy", "minimax:depth=3", "alphabeta:time=0.2", "mcts:time=0.2")
+SPEED_POSITIONS = 20  # held-out positions the speed line searches from
 QUICK_EVERY = 5  # --quick: every fifth position
 NET_VARIABLE = "PLYGROUND_AZ_NET"
 
@@ -66,6 +69,44 @@ def the_net(given: str | None) -> Path | None:
     return shipped if shipped is not None and shipped.is_file() else None
 
 
+def speed(net: Path | None, positions: list[heldout.Position]) -> None:
+    """Simulations in a 0.2 s az move from the start and from SPEED_POSITIONS held-out
+    positions, with the default net shape (a fresh one if no net is given): in wall
+    time, and scaled by wall over processor time (what an idle core would do: the
+    machine is shared)."""
+    with tempfile.TemporaryDirectory() as folder:
+        if net is None:
+            net = fresh_net(Path(folder) / "fresh.npz")
+            print("  (no net given: a fresh net of the default shape, 32 channels x 2 "
+                  "blocks; a trained one grows other trees)")
+        agent = parse_agent(with_net("az:time=0.2", net))
+        agent.prepare()
+        game = get_game("connect4")
+        states = [game.start()] + [p.state() for p in positions[:SPEED_POSITIONS]]
+        agent.decide(states[0], agent.budget())  # off the clock: the first forward
+        sims, scaled = [], []
+        for state in states:
+            cpu = time.process_time()
+            done = agent.decide(state, agent.budget())
+            cpu = time.process_time() - cpu
+            sims.append(done.work)
+            scaled.append(done.work * done.elapsed / max(cpu, 1e-9))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"  az:time=0.2 simulations a move (load {load}): from the start "
+          f"{sims[0]:,} (an idle core: {scaled[0]:,.0f}); {SPEED_POSITIONS} held-out "
+          f"positions mean {statistics.mean(sims[1:]):,.0f}, least {min(sims[1:]):,} "
+          f"(an idle core: mean {statistics.mean(scaled[1:]):,.0f}); target >= 2,000")
+
+
+def fresh_net(path: Path) -> Path:
+    from plyground.core.agents.learned.net import Net, NetConfig, save_net
+
+    encoding = get_game("connect4").encoding()
+    save_net(Net.new(NetConfig(encoding.shape, encoding.policy_size), 0), path,
+             {"game": "connect4"})
+    return path
+
+
 def table(net: Path | None, positions: list[heldout.Position]) -> None:
     from plyground.core.agents.learned.net import file_hash
 
@@ -79,6 +120,7 @@ def table(net: Path | None, positions: list[heldout.Position]) -> None:
     else:
         print(f"  net {net} (sha256 {file_hash(net)[:16]})")
         specs = tuple(with_net(spec, net) for spec in AZ_AGENTS) + OTHERS
+    speed(net, heldout.load())
     print(f"  {'agent':<22}{'optimal':>9}{'decisive':>10}{'fastest':>9}{'s/move':>9}")
     for spec in specs:
         optimal, right, fastest, seconds = grade(spec, positions)
