@@ -420,6 +420,8 @@ class GameScreen(Screen):
     def action_toggle_heat(self) -> None:
         self.tell(self.board.toggle_heat_source())
 
+    action_no_prior = action_toggle_heat  # (the board says why nothing changes)
+
     def action_focus_inspector(self) -> None:
         if not self.inspector.focus_view():
             self.refuse("Nothing to inspect yet: the inspector fills when an agent searches.")

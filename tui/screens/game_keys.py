@@ -23,7 +23,6 @@ BINDINGS = [
     Binding("e", "review", "Review"),
     Binding("w", "save", "Save"),
     Binding("d", "quick_replay", "Quicker replay"),
-    Binding("x", "toggle_heat", "Heat prior/visits"),
     Binding("escape", "setup", "Setup"),
     # t, r, [, ], {, }, l and g stay out of the footer, which is full (the help screen
     # lists them, and the status line names r when a search failed)
@@ -37,6 +36,10 @@ BINDINGS = [
             show=False),
     Binding("l", "live", "Live game", show=False),
     Binding("g", "games", "Games", show=False),
+    # x: in the footer once a search with a network's prior (az) has shown its heat;
+    # before that, a line says why there is nothing to switch
+    Binding("x", "toggle_heat", "Heat prior/visits"),
+    Binding("x", "no_prior", "Heat prior/visits", show=False),
 ]
 # The keys a narrow footer leaves out, the least needed first (Quit: ctrl+q too);
 # Review, Save, Setup and the board's keys are never left out.
@@ -53,6 +56,8 @@ def key_applies(screen, action: str) -> bool | None:
         return screen.match.forfeit is not None
     if action == "toggle_analysis":
         return screen.has_analysis  # only Connect 4 has one
+    if action in ("toggle_heat", "no_prior"):
+        return screen.board.priors_seen == (action == "toggle_heat")
     if action == "quick_replay":
         return screen.driver.quick_plan() is not None
     return True
