@@ -29,10 +29,11 @@ from ..trust import NeedsTrust, Trust, untrusted
 from ..agents.base import Shows
 from ..catalogue import parse_agent
 from ..play.match import parse_side
+from .lesson_train import TrainStep, check_trains, read_train
 
 LESSON_KEYS = {"title", "otherwise", "scene"}
 SCENE_KEYS = {"title", "game", "position", "record", "sides", "caption", "step"}
-ACTIONS = ("play", "search", "show", "highlight", "wait")
+ACTIONS = ("play", "search", "show", "highlight", "train", "wait")
 STEP_KEYS = {"caption", *ACTIONS}
 # what `show` takes besides an event number, and the kind of search each is for
 SHOW_WORDS = {"next cutoff": TreeReplay.kind, "next table hit": TreeReplay.kind,
@@ -126,6 +127,7 @@ class Slide:
     before: Any = None  # the position before the last move played (None: none played)
     search: ShownSearch | None = None
     highlight: tuple = ()
+    training: TrainStep | None = None  # a training the learner starts on this slide
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -222,8 +224,9 @@ def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fa
     return lesson, faults
 
 
-def record_beside(folder: Path, name: Any) -> Path:
-    """The record file a scene names: a path relative to the lesson's folder that stays
+def record_beside(folder: Path, name: Any, key: str = "record") -> Path:
+    """The record file a scene names (or the network file an agent's `net` names): a
+    path relative to the lesson's folder that stays
     inside it (no absolute path, no `..`, no symbolic link leading out). Lessons are
     handed from one person to another: if one could name any file, checking it would
     read whatever its reader may read (and a fault would show the file's first line),
@@ -231,18 +234,30 @@ def record_beside(folder: Path, name: Any) -> Path:
     Kept to its folder, a lesson and its records travel together, as a notebook and
     the files beside it do."""
     if not isinstance(name, str) or not name.strip():
-        raise PlygroundError('record names a file in the lesson\'s folder, in quotes '
-                             '(record = "endgame.txt")')
+        raise PlygroundError(f'{key} names a file in the lesson\'s folder, in quotes '
+                             f'({key} = "endgame.txt")')
     relative = Path(name)
     if relative.is_absolute() or ".." in relative.parts or name.startswith("~"):
-        raise PlygroundError(f"record {shown(name)}: a lesson's record is a file in the "
+        raise PlygroundError(f"{key} {shown(name)}: a lesson's {key} is a file in the "
                              "lesson's folder or below it, named relative to it "
                              "(no absolute path, no ..)")
     path = folder / relative
     if not path.resolve().is_relative_to(folder.resolve()):
-        raise PlygroundError(f"record {shown(name)}: a symbolic link that leads out of "
+        raise PlygroundError(f"{key} {shown(name)}: a symbolic link that leads out of "
                              "the lesson's folder")
     return path
+
+
+def net_beside(spec: str, folder: Path) -> str:
+    """`spec` with the network file its `net` setting names (the az agent's) as a file
+    of the lesson's folder, as a record is (record_beside: a lesson travels with its
+    files and reads no other). Raises PlygroundError."""
+    agent = parse_side(spec)
+    if agent is None or not agent.settings.get("net"):
+        return spec
+    path = record_beside(folder, agent.settings["net"], "net")
+    chosen = {name: agent.settings[name] for name in agent.given}
+    return type(agent)(**{**chosen, "net": str(path)}).spec
 
 
 def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
@@ -293,14 +308,16 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
                             "[\"human\", \"alphabeta:depth=4\"]", "sides"))
         sides = ["human", "human"]
     elif game is not None:
-        for side in sides:
+        sides = list(sides)
+        for which, side in enumerate(sides):
             outside = untrusted([side], trust)
             if outside:
                 faults.append(fault(f"sides: {NeedsTrust(outside, 'the scene')}", "sides",
                                     outside=(side,)))
                 continue
             try:
-                agent = parse_side(side)
+                sides[which] = net_beside(side, folder)
+                agent = parse_side(sides[which])
             except PlygroundError as error:
                 faults.append(fault(f"sides: {error}", "sides"))
                 continue
@@ -320,6 +337,10 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
             if outside:
                 step, found = None, [fault(f"search: {NeedsTrust(outside, 'the step')}",
                                            at=step.line, outside=(step.value,))]
+            else:
+                step, found = searched_step(step, folder, fault)
+        if step is not None and step.action == "train" and game is not None:
+            step, found = trained_step(step, game, trust, fault)
         faults.extend(found)
         if step is not None:
             steps.append(step)
@@ -329,6 +350,30 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
         return None, faults
     return Scene(number, line, text["title"], game, start, tuple(sides),
                  text["caption"], steps), faults
+
+
+def searched_step(step: Step, folder: Path, fault) -> tuple[Step | None, list[Fault]]:
+    """A search step whose agent's network file, if it names one, is the lesson's."""
+    try:
+        return replace(step, value=net_beside(step.value, folder)), []
+    except PlygroundError as error:
+        return None, [fault(f"search: {error}", at=step.line)]
+
+
+def trained_step(step: Step, game: Game, trust: Trust, fault
+                 ) -> tuple[Step | None, list[Fault]]:
+    """A train step checked against its scene's game: one it can learn, and an
+    opponent that plays it and that `trust` covers."""
+    against = step.value.against
+    outside = untrusted([against], trust) if against else []
+    if outside:
+        return None, [fault(f"train: against: {NeedsTrust(outside, 'the step')}",
+                            at=step.line, outside=(against,))]
+    try:
+        check_trains(step.value, game)
+    except PlygroundError as error:
+        return None, [fault(f"train: {error}", at=step.line)]
+    return step, []
 
 
 def read_step(table: Any, line: int | None, fault) -> tuple[Step | None, list[Fault]]:
@@ -351,18 +396,24 @@ def read_step(table: Any, line: int | None, fault) -> tuple[Step | None, list[Fa
     action = actions[0] if actions else "wait"
     value = table.get(action, True)
     kinds = {"play": (list, str), "search": (str, bool), "show": (int, str),
-             "highlight": (list, str), "wait": (bool,)}
+             "highlight": (list, str), "train": (dict,), "wait": (bool,)}
     if not isinstance(value, kinds[action]) or (action == "show"
                                                  and isinstance(value, bool)):
         examples = {"play": 'play = ["4", "3"]', "search": 'search = "alphabeta:depth=4"',
                     "show": 'show = 12, or show = "next cutoff"',
-                    "highlight": 'highlight = ["4"]', "wait": "wait = true"}
+                    "highlight": 'highlight = ["4"]',
+                    "train": "train = {seconds = 90, seed = 1}", "wait": "wait = true"}
         return None, [fault(f"{action} takes a value as in {examples[action]}", at=line)]
     if action == "show" and isinstance(value, str) and value not in SHOW_WORDS:
         return None, [fault(f"show {value!r}: an event number, or one of "
                             f"{', '.join(map(repr, SHOW_WORDS))}", at=line)]
     if action == "show" and isinstance(value, int) and value < 1:
         return None, [fault(f"show {value}: events are numbered from 1", at=line)]
+    if action == "train":
+        try:
+            value = read_train(value)
+        except PlygroundError as error:
+            return None, [fault(str(error), at=line)]
     return Step(line, caption, action, value), []
 
 
@@ -411,6 +462,8 @@ def next_slide(slide: Slide, step: Step, number: int) -> Slide:
         if slide.search is None:
             raise PlygroundError("there is no search to show: put a search step first")
         after.search = slide.search.at(event_index(slide.search, step.value))
+    elif step.action == "train":
+        after.training, after.search = step.value, None
     elif step.action == "highlight":
         texts = [step.value] if isinstance(step.value, str) else step.value
         after.highlight = tuple(game.parse_move(str(text), after.state) for text in texts)
@@ -455,7 +508,8 @@ def within_ceiling(agent, budget: Budget) -> tuple[Budget, str, int]:
     unit = "iterations" if agent.shows == Shows.VISITS else "nodes"
     ceiling = TRACE_CAP // EVENTS_PER_UNIT.get(agent.shows, 2)
     asked = getattr(budget, unit)
-    return replace(budget, **{unit: min(asked or ceiling, ceiling)}), unit, ceiling
+    held = ceiling if asked is None else min(asked, ceiling)  # 0: az's policy alone
+    return replace(budget, **{unit: held}), unit, ceiling
 
 
 def ceiling_notes(lesson: Lesson, slides: list[Slide]) -> list[str]:

@@ -29,10 +29,10 @@ def test_every_shipped_lesson_plays_through_without_a_fault(path):
                for slide in slides), "a lesson steps through a search"
 
 
-def test_the_shipped_lessons_are_three_and_the_minimax_one_fits_the_machine(
+def test_the_shipped_lessons_are_four_and_the_minimax_one_fits_the_machine(
         monkeypatch):
     lessons = shipped()
-    assert sorted(lessons) == ["deepening", "mcts", "minimax"]
+    assert sorted(lessons) == ["alphazero", "deepening", "mcts", "minimax"]
     assert lesson_file("minimax") == lessons["minimax"] == FOLDER / "minimax.toml"
     [game] = {scene.game.id for scene in read_lesson(lessons["minimax"])[0].scenes}
     # without that game's package, its `otherwise`: the same lesson on Connect 4

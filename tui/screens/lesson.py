@@ -17,6 +17,10 @@ from textual.widgets import Footer, Static
 
 from plyground.core.study.lesson import Lesson, Slide
 
+from plyground.core.study.lesson_train import TrainingRun
+
+from ..arena_driver import start_resource_tracker
+from ..lesson_training import START_KEY, TrainingProgress, training_text
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
@@ -30,6 +34,9 @@ class LessonScreen(Screen):
     LessonScreen .lesson-board { margin: 1 0; }
     LessonScreen #caption { height: 1fr; margin: 0; padding: 0; }
     LessonScreen #inspector { width: 1fr; }
+    LessonScreen #training { width: 1fr; padding: 0 1; display: none; }
+    LessonScreen.-training #training { display: block; }
+    LessonScreen.-training #inspector { display: none; }
     LessonScreen.-small #lesson-left { width: 38; }
     LessonScreen.-small .lesson-board { margin: 0; }
     """
@@ -38,6 +45,7 @@ class LessonScreen(Screen):
         Binding("space,right,enter", "go(1)", "Next", priority=True),
         Binding("left,backspace", "go(-1)", "Back", priority=True),
         Binding("home", "jump(0)", "First", priority=True),
+        Binding(START_KEY, "train", "Train", priority=True),
         Binding("end", "jump(-1)", "Last", priority=True),
         Binding("q,escape", "app.quit", "Quit", priority=True),
     ]
@@ -49,6 +57,9 @@ class LessonScreen(Screen):
         self.slides = slides
         self.index = 0
         self.board: BoardWidget | None = None
+        # a train step's slide -> its training's progress, and the process running it
+        self.trainings: dict[int, TrainingProgress] = {}
+        self.runs: dict[int, TrainingRun] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-title")
@@ -56,6 +67,7 @@ class LessonScreen(Screen):
             with Vertical(id="lesson-left"):
                 yield Static(id="caption")
             yield Inspector(id="inspector")
+            yield Static(id="training")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -110,8 +122,51 @@ class LessonScreen(Screen):
         # rich's Markdown: drawn at once (Textual's Markdown widget updates later)
         self.query_one("#caption", Static).update(Markdown(slide.caption))
         self.show_search(slide)
+        self.set_class(slide.training is not None, "-training")
+        self.show_training()
         # the presenter's keys in the footer, not a view's (a view takes the focus)
         self.call_after_refresh(self.set_focus, None)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "train":  # in the footer on a train step's slide alone
+            return self.slide.training is not None and self.index not in self.runs
+        return True
+
+    def action_train(self) -> None:
+        """Start the slide's training, in a process of its own (the screen stays
+        live); its events come back on the run's thread."""
+        step = self.slide.training
+        if step is None or self.index in self.runs:
+            return
+        index = self.index
+        self.trainings[index] = progress = TrainingProgress(step, self.opponent(step))
+
+        def changed(event) -> None:
+            progress.add(event)
+            self.app.call_from_thread(self.show_training)
+
+        start_resource_tracker()  # the run's queue needs it, with a real stderr
+        self.runs[index] = TrainingRun(self.slide.scene.game.spec, step, changed)
+        self.refresh_bindings()
+        self.show_training()
+
+    def opponent(self, step) -> str | None:
+        from plyground.core.catalogue import parse_agent
+
+        return parse_agent(step.against).title if step.against else None
+
+    def show_training(self) -> None:
+        step = self.slide.training
+        if step is None:
+            return
+        progress = self.trainings.get(self.index)
+        opponent = progress.opponent if progress else self.opponent(step)
+        self.query_one("#training", Static).update(
+            training_text(progress, step, opponent, self.small))
+
+    def on_unmount(self) -> None:
+        for run in self.runs.values():
+            run.stop()
 
     def show_board(self, slide: Slide) -> None:
         game = slide.scene.game
