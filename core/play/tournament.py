@@ -24,8 +24,10 @@ level under `if __name__ == "__main__":` (plyground's entry points do).
 """
 from __future__ import annotations
 
+import os
 import queue
 import signal
+import threading
 import sys
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import closing, contextmanager, nullcontext
@@ -35,6 +37,7 @@ from itertools import combinations, islice
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..agents.base import Agent
+from ..agents.box import end_with_parent
 from ..errors import AgentFault
 from .match import forfeit_outcome, seeded
 from ..fast import warm_up
@@ -173,12 +176,16 @@ _worker_isolation: Isolation | None = None
 _worker_watch = None  # in a watched match worker, the queue each move is reported to
 
 
-def start_worker(game_id: str, stop_buffer, watch=None) -> None:
-    """Runs once in each worker, before its first game."""
+def start_worker(game_id: str, stop_buffer, watch=None, parent: int | None = None) -> None:
+    """Runs once in each worker, before its first game. Given its `parent`'s id, the
+    worker ends when that process does, however it ends (a SIGTERM or SIGKILL leaves
+    no worker playing on)."""
     global _worker_stop, _worker_isolation, _worker_watch
     # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
     # the workers through the flag, so none of them dies with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        end_with_parent(parent, signal.SIGTERM)
     _worker_stop = StopFlag(stop_buffer)
     _worker_isolation = Isolation()
     _worker_watch = watch
@@ -296,8 +303,12 @@ def local_pool(game: Game, jobs: int, watch=None) -> Iterator[Pool]:
     context = spawn_context()
     stop_buffer = context.RawArray("b", 8)
     stop = StopFlag(stop_buffer).set
+    # A worker is told of its parent's end only when the main thread starts it: the
+    # kernel's signal comes when the starting thread ends (a screen's pool lives in a
+    # thread of the app, which ends the pool itself).
+    parent = os.getpid() if threading.current_thread() is threading.main_thread() else None
     with ProcessPoolExecutor(jobs, context, initializer=start_worker,
-                             initargs=(game.id, stop_buffer, watch)) as executor:
+                             initargs=(game.id, stop_buffer, watch, parent)) as executor:
         try:
             yield Pool(executor, jobs, stop)
         except BaseException:
