@@ -30,7 +30,7 @@ $(BROWSER):
 	       $(SUDO) apt-get install -y --no-install-recommends chromium chromium-driver; }
 
 test: $(STAMP) $(BROWSER)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n 2
 
 bench: $(STAMP)
 	$(VENV)/bin/python -m tests.bench

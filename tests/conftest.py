@@ -13,10 +13,16 @@ import tempfile
 import pytest
 
 # Nothing a test does may write to the user's own data folder (logs, the game
-# history): the whole run gets a folder of its own, which subprocesses inherit.
-if "PLYGROUND_TEST_HOME" not in os.environ:
+# history): the whole run gets a folder of its own, which subprocesses inherit. Under
+# pytest-xdist (`make test` runs two workers) each worker has its own, so that one
+# worker's games, runs and processes are never another's.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if "PLYGROUND_TEST_HOME" not in os.environ or WORKER and \
+        os.environ.get("PLYGROUND_TEST_WORKER") != WORKER:
     os.environ["PLYGROUND_HOME"] = os.environ["PLYGROUND_TEST_HOME"] = tempfile.mkdtemp(
-        prefix="plyground-tests-")
+        prefix=f"plyground-tests-{WORKER or 'run'}-")
+    if WORKER:
+        os.environ["PLYGROUND_TEST_WORKER"] = WORKER
 
 
 @pytest.fixture(autouse=True)
@@ -65,8 +71,12 @@ def processes_of_this_run() -> list[int]:
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """Nothing left behind: a process a test started and did not end fails the run."""
+    """Nothing left behind: a process a test started and did not end fails the run.
+    (Under pytest-xdist each worker checks its own; the controller started none.)"""
     from tests.processes import still_running
+
+    if getattr(session.config.option, "numprocesses", None) and WORKER is None:
+        return
 
     left = still_running(processes_of_this_run(), seconds=15)
     if left:
