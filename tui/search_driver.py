@@ -220,7 +220,8 @@ class SearchDriver:
     def recording(self) -> str:
         """How far the recording of a trace has come, and the keys that act on it."""
         search = self.search
-        unit = "iterations" if search.agent.shows == Shows.VISITS else "nodes"
+        unit = search.agent.work_noun or (
+            "iterations" if search.agent.shows == Shows.VISITS else "nodes")
         if search.target:
             share = min(search.progress / search.target, 1.0)
             text = (f"{search.progress:,} of {search.target:,} {unit} "

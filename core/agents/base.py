@@ -121,6 +121,8 @@ class Agent:
     # of its own); the setup screen shows it in an empty time box
     DEFAULT_TIME: float | None = None
     shows: Shows = Shows.TREE  # how the inspector shows its search
+    # what its search's work counts, where that is neither nodes nor MCTS iterations
+    work_noun: str | None = None
     # the ids of the games it can play (None: every game; `plays` may decide instead)
     games: tuple[str, ...] | None = None
     solves_exactly = False  # an exact solver (a review may call the solver directly)

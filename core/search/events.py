@@ -275,10 +275,11 @@ class SearchDone:
     scale: Scale = Scale.SCORE
     exact: bool = False
     stopped: bool = False  # the budget or a cancel ended it, not its own depth limit
+    unit: str | None = None  # what `work` counts, if neither nodes nor MCTS iterations
 
     @property
     def work_unit(self) -> str:
-        return "iterations" if self.scale == Scale.MEAN else "nodes"
+        return self.unit or ("iterations" if self.scale == Scale.MEAN else "nodes")
 
     def score(self, ply: int) -> Score | None:
         """The decision's value read at `ply`, the ply count of the position searched."""

@@ -272,7 +272,8 @@ def puct_search(game: Game, state: State, budget: Budget, evaluate: Evaluate,
     move_values = tuple(MoveValue(s.move, (s.q + 1) / 2, Bound.ESTIMATE, s.visits)
                         for s in final.stats if s.visits)
     return SearchDone(best.move, (final.value + 1) / 2, final.pv, tree.simulations,
-                      elapsed, move_values=move_values, scale=Scale.MEAN)
+                      elapsed, move_values=move_values, scale=Scale.MEAN,
+                      unit="simulations")
 
 
 def puct_visits(done: SearchDone) -> dict[Move, int]:

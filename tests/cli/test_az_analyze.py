@@ -37,7 +37,7 @@ def test_an_az_value_is_named_a_network_mean_not_playouts(tmp_path):
     assert report["value"] == done.value
     flat = " ".join(text.split())
     assert (f"best move {report['best_move']}, mean network value "
-            f"{100 * done.value:.1f}% over 30 iterations: the search's mean of its "
+            f"{100 * done.value:.1f}% over 30 simulations: the search's mean of its "
             "network's estimates of the positions it reached (no playouts), not a win "
             "probability nor a proof") in flat, text
     assert "playouts ended" not in flat and "each move's mean network value:" in flat

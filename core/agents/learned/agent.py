@@ -108,6 +108,7 @@ class AzAgent(Agent):
     )
     main_setting = "sims"
     shows = Shows.VISITS
+    work_noun = "simulations"
 
     plays = ByNet(lambda agent, game: not problem(agent, game))
     why_not = ByNet(problem)
