@@ -29,6 +29,8 @@ MAX_SECONDS = 300
 SIZES = {"games": 20, "sims": 30, "steps": 60, "batch": 64, "buffer": 3000,
          "eval_pairs": 4, "channels": 32, "blocks": 2}
 KEYS = ("seconds", "seed", "against", *SIZES)
+WHOLE_NUMBERS = {"seed": 1, **SIZES}  # each key's default
+LEAST = {"seed": 0, "eval_pairs": 0}  # the others' least is 1
 
 
 @dataclass(frozen=True)
@@ -56,12 +58,13 @@ def read_train(value: Any) -> TrainStep:
         raise PlygroundError(f"train: seconds is a number of seconds from 1 to "
                              f"{MAX_SECONDS}, as in seconds = 90")
     numbers = {}
-    for key in ("seed", *SIZES):
-        number = value.get(key, 1 if key == "seed" else SIZES[key])
-        least = 0 if key in ("seed", "eval_pairs") else 1
+    for key, default in WHOLE_NUMBERS.items():
+        number = value.get(key, default)
+        least = LEAST.get(key, 1)
         if isinstance(number, bool) or not isinstance(number, int) or number < least:
             raise PlygroundError(f"train: {key} is a whole number, at least {least}")
         numbers[key] = number
+    seed = numbers.pop("seed")
     against = value.get("against")
     if against is not None and not (isinstance(against, str) and against.strip()):
         raise PlygroundError('train: against is an agent, in quotes, as in '
@@ -69,7 +72,7 @@ def read_train(value: Any) -> TrainStep:
     settings = AzSettings(numbers["games"], numbers["buffer"], numbers["steps"],
                           numbers["batch"], numbers["eval_pairs"],
                           channels=numbers["channels"], blocks=numbers["blocks"],
-                          seed=numbers["seed"], play=PlaySettings(sims=numbers["sims"]))
+                          seed=seed, play=PlaySettings(sims=numbers["sims"]))
     return TrainStep(float(seconds), against, settings)
 
 
