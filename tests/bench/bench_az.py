@@ -132,8 +132,28 @@ def table(net: Path | None, positions: list[heldout.Position]) -> None:
           "other agent")
 
 
-def curve(folder: Path, positions: list[heldout.Position]) -> None:
-    """Each kept generation's training time and policy-only accuracy."""
+def match_score(az: str, against: str, games: int) -> float:
+    """`az`'s score against `against` over `games` games (pairs from Connect 4's
+    balanced openings, colours swapped, seed 1), on this machine's cores."""
+    from plyground.core.game import get_game
+    from plyground.core.play.openings import opening_suite
+    from plyground.core.play.tournament import local_pool, match_jobs, run_games
+
+    game = get_game("connect4")
+    lines = opening_suite(game, "balanced").lines
+    jobs = match_jobs((parse_agent(az), parse_agent(against)), games, 1,
+                      openings=lambda pair: lines[pair % len(lines)])
+    points = 0.0
+    with local_pool(game, os.cpu_count() or 1) as pool:
+        for _, result in run_games(game, jobs, pool):
+            points += 0.5 if result.winner is None else float(result.winner == 0)
+    return points / games
+
+
+def curve(folder: Path, positions: list[heldout.Position], against: str | None,
+          games: int) -> None:
+    """Each kept generation's training time and policy-only accuracy, and with
+    `against`, az's score at 0.2 s a move against it."""
     from plyground.core.agents.learned.net import load_net
 
     nets = sorted(folder.expanduser().glob("generation-*.npz"))
@@ -142,16 +162,19 @@ def curve(folder: Path, positions: list[heldout.Position]) -> None:
               f"{folder}", file=sys.stderr)
         raise SystemExit(2)
     print(f"Training curve of {folder}: az:sims=0 on {len(positions)} held-out "
-          "positions")
+          "positions" + (f"; az:time=0.2 against {against}, {games} games" if against
+                         else ""))
     print(f"  {'generation':>10}{'trained':>10}{'samples':>10}{'optimal':>9}"
-          f"{'decisive':>10}")
+          f"{'decisive':>10}" + (f"{'score':>8}" if against else ""))
     decisive = sum(p.decisive() for p in positions)
     for path in nets:
         info = load_net(path)[1]
         optimal, right, _, _ = grade(with_net("az:sims=0", path), positions)
+        score = (f"{match_score(with_net('az:time=0.2', path), against, games):>8.1%}"
+                 if against else "")
         print(f"  {info.get('generation', '?'):>10}{info.get('seconds', 0):>9.0f}s"
               f"{info.get('samples', 0):>10,}{optimal / len(positions):>9.1%}"
-              f"{right / max(decisive, 1):>10.1%}", flush=True)
+              f"{right / max(decisive, 1):>10.1%}{score}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -162,12 +185,17 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"every {QUICK_EVERY}th position only")
     parser.add_argument("--curve", type=Path, metavar="DIR",
                         help="print the training curve of the nets kept in DIR")
+    parser.add_argument("--against", metavar="SPEC",
+                        help="with --curve: each net's score at 0.2 s a move against "
+                        "this agent, e.g. mcts:time=0.2")
+    parser.add_argument("--games", type=int, default=20,
+                        help="with --against: games a net (an even number)")
     args = parser.parse_args(argv if argv is not None else [])
     positions = heldout.load()
     if args.quick:
         positions = positions[::QUICK_EVERY]
     if args.curve is not None:
-        curve(args.curve, positions)
+        curve(args.curve, positions, args.against, args.games)
     else:
         table(the_net(args.net), positions)
 
