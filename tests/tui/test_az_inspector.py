@@ -63,7 +63,8 @@ async def test_the_table_shows_p_n_q_u_and_the_value_line(tiny_net, size):
         assert isinstance(snapshot, PuctSnapshot)
         root = app.game_screen.match.states[1]
         priors, value = evaluate([root])[0]
-        assert {"move", "visits", "mean"} <= set(table.shown)  # N and Q always
+        # P, N, Q and U at both sizes; the bar and the share only where there is room
+        assert {"move", "visits", "prior", "mean", "uct"} <= set(table.shown)
         if size == SIZE:
             assert table.shown == ("move", "visits", "bar", "share", "prior", "mean",
                                    "uct")
@@ -77,11 +78,9 @@ async def test_the_table_shows_p_n_q_u_and_the_value_line(tiny_net, size):
             stat, row = by_move[move], rows[move]
             assert row["visits"] == f"{stat.visits:,}"
             assert row["mean"] == f"{50 * (stat.q + 1):.1f}%"
-            if "prior" in row:
-                assert row["prior"] == f"{100 * prior:.1f}%"
-            if "uct" in row:
-                u = C * prior * math.sqrt(root_visits) / (1 + stat.visits)
-                assert row["uct"] == f"{50 * u:+,.1f}"
+            assert row["prior"] == f"{100 * prior:.1f}%"
+            u = C * prior * math.sqrt(root_visits) / (1 + stat.visits)
+            assert row["uct"] == f"{50 * u:+,.1f}"
         summary = app.game_screen.inspector.summary.plain
         best = max(snapshot.stats, key=lambda s: (s.visits, s.prior))
         assert f"network {50 * (value + 1):.1f}% · search {50 * (best.q + 1):.1f}% " \

@@ -49,6 +49,8 @@ class Columns:
     sort_values: dict[str, Callable]
     sort_column: dict[str, str]
     header_sort: dict[str, str]
+    must: int = 3  # the first `keep` columns a narrow table gives up its descriptions
+    # and padding for (notation instead of descriptions, no cell padding)
 
 
 # Fixed widths for the columns whose text grows as a search runs ("91" becomes
@@ -62,22 +64,22 @@ UCT_COLUMNS = Columns(
     {"visits": "visits", "mean": "mean", "uct": "uct", "order": "move"},
     {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
      "mean": "mean", "uct": "uct"})
+# P, N, Q and U are what a PUCT search is: a narrow table keeps all four
 PUCT_COLUMNS = Columns(
     ("move", "visits", "bar", "share", "prior", "mean", "uct"),
     ("Move", "N", "Share of visits", "", "P", "Q", "U"),
+    # U is as wide as its points usually are (a bonus of 10,000 points needs millions
+    # of simulations), so that P, N, Q and U fit at 80x24
     (None, len("9,999,999"), BAR_WIDTH, len("100.0%"), len("100.0%"), len("100.0%"),
-     len("+9,999,999")),
+     len("+9,999")),
     ("move", "visits", "mean", "prior", "uct", "share", "bar"),
     {"visits": lambda s: s.visits, "mean": lambda s: s.mean, "uct": lambda s: s.u,
      "prior": lambda s: s.prior},
     {"visits": "visits", "mean": "mean", "uct": "uct", "prior": "prior",
      "order": "move"},
     {"move": "order", "visits": "visits", "bar": "visits", "share": "visits",
-     "prior": "prior", "mean": "mean", "uct": "uct"})
-MUST_COUNT = 3  # the first `keep` columns a narrow table gives up its descriptions and
-# padding for (notation instead of descriptions, cell padding) from the widest layout to
-# the narrowest
-KEEP, MUST = UCT_COLUMNS.keep, UCT_COLUMNS.keep[:MUST_COUNT]  # the MCTS table's
+     "prior": "prior", "mean": "mean", "uct": "uct"}, must=5)
+KEEP, MUST = UCT_COLUMNS.keep, UCT_COLUMNS.keep[:UCT_COLUMNS.must]  # the MCTS table's
 LAYOUTS = ((False, 1), (True, 1), (True, 0))
 ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
 MARKS = 3  # "★✓ ": the best and played marks before a move's label (not ▶, which
@@ -178,7 +180,7 @@ class MctsView(DataTable):
 
     def planned_layout(self) -> tuple[tuple[str, ...], bool, int]:
         """(the columns shown, moves in notation, cell padding): the widest of LAYOUTS
-        in which the first MUST_COUNT columns to keep fit the table's width (the
+        in which the first `must` columns to keep fit the table's width (the
         narrowest if none does), then the columns in `keep`'s order up to the first
         that does not fit (the move always). All of them, with descriptions, before
         the table has a width."""
@@ -188,7 +190,7 @@ class MctsView(DataTable):
         room = self.size.width - self.styles.scrollbar_size_vertical
         for short, padding in LAYOUTS:
             widths = self.column_widths(short)
-            if sum(widths[key] + 2 * padding for key in keep[:MUST_COUNT]) <= room:
+            if sum(widths[key] + 2 * padding for key in keep[:self.spec.must]) <= room:
                 break
         kept, used = set(), 0
         for key in keep:  # the first that does not fit ends it: a planned order
