@@ -221,4 +221,6 @@ register_game(
     review_scale=100,  # (with --agent) a few open threes
     solver="plyground.core.connect4.solver:new_solver", book="plyground.core.connect4.book",
     exact_review="plyground.core.connect4.review:solver_review",
-    encoding="plyground.core.games.connect4:encoding")
+    encoding="plyground.core.games.connect4:encoding",
+    # trained by self-play alone; docs/az.md gives the command, the seed and its hash
+    network="plyground.core.agents.learned:nets/connect4.npz")
