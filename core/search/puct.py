@@ -237,6 +237,12 @@ def best_index(node: Node) -> int:
                key=lambda index: (node.visits[index], node.priors[index]))
 
 
+def played_stat(stats: Sequence[PuctMoveStat]) -> PuctMoveStat:
+    """Of a snapshot's root moves (in the rules' order), the one the search plays, as
+    best_index chooses: the most visited, the highest prior among equals."""
+    return max(stats, key=lambda stat: (stat.visits, stat.prior))
+
+
 def puct_search(game: Game, state: State, budget: Budget, evaluate: Evaluate,
                 c: float = DEFAULT_C, seed: int = 0, observer: Any = None,
                 control: SearchControl | None = None, *,

@@ -89,6 +89,26 @@ async def test_the_table_shows_p_n_q_u_and_the_value_line(tiny_net, size):
         assert "UCT = mean" not in summary and "playout results" not in summary
 
 
+async def test_with_no_search_the_summary_and_the_star_name_the_move_played(tiny_net):
+    """sims=0 plays the highest prior: no move has a visit, and the summary's best and
+    the table's ★ are that move, not the first in the rules' order."""
+    path, evaluate = tiny_net
+    app = az_app(path, sims=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await after_b2(pilot, app)
+        root = app.game_screen.match.states[1]
+        priors, _ = evaluate([root])[0]
+        top = root.moves()[max(range(len(priors)), key=priors.__getitem__)]
+        assert top != root.moves()[0]  # else the test could not tell
+        assert app.game_screen.match.states[2] == root.play(top)
+        label = root.game.format_move(top)
+        summary = app.game_screen.inspector.summary.plain
+        assert f"best {label} (" in summary, summary
+        starred = [move for row, move in enumerate(table.moves)
+                   if "★" in str(table.get_row_at(row)[0])]
+        assert starred == [top]
+
+
 async def test_x_shows_the_prior_or_the_visits_as_heat(tiny_net):
     path, evaluate = tiny_net
     app = az_app(path)

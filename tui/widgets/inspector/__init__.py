@@ -18,6 +18,7 @@ from plyground.core.agents.base import Shows
 from plyground.core.search.events import (Info, IterationDone, MctsSnapshot, PuctSnapshot,
                                           SearchDone)
 from plyground.core.search.mcts import chosen, describe_proven
+from plyground.core.search.puct import played_stat
 from plyground.core.values import Score, proven
 
 from .info_view import InfoView, info_line
@@ -200,7 +201,8 @@ class Inspector(Vertical):
                 f"{self.game.format_move(event.best_move)} ({value})\n"
                 f"principal variation: {line_text(self.game, event.pv)}\n"
                 "searching deeper…\n" + TREE_LEGEND)
-        best = chosen(event.stats) if event.stats else None
+        best = None if not event.stats else played_stat(event.stats) \
+            if isinstance(event, PuctSnapshot) else chosen(event.stats)
         best_text = "" if best is None else \
             f" · best {self.game.format_move(best.move)} ({mean_text(best, self.state.ply)})"
         side = self.game.side_labels[self.state.to_move]

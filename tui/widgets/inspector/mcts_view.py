@@ -29,6 +29,7 @@ from textual.widgets import DataTable
 
 from plyground.core.search.events import MctsSnapshot, MoveStat, PuctMoveStat, PuctSnapshot
 from plyground.core.search.mcts import chosen, describe_proven
+from plyground.core.search.puct import played_stat
 
 BAR_WIDTH = 24
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -309,7 +310,8 @@ class MctsView(DataTable):
             return
         stats = self.snapshot.stats
         total = sum(stat.visits for stat in stats) or 1
-        best = chosen(stats) if stats else None
+        best = None if not stats else played_stat(stats) \
+            if isinstance(self.snapshot, PuctSnapshot) else chosen(stats)
         ordered = sorted_stats(stats, self.sort_by, self.descending, self.spec)
         self.moves = [stat.move for stat in ordered]
         styles = (self.get_component_rich_style("mcts--best"),
