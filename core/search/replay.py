@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..values import Bound
 from .events import (MctsBackedUp, MctsExpanded, MctsRolledOut, MctsSelected, NodeEntered,
@@ -124,6 +124,23 @@ class TreeReplay(Replay):
                          tuple(chain), tuple(child for _, child in finished[:done]))
 
 
+def root_tallies(events: list, backup: type, gain: Callable[[Any], float],
+                 tally: Callable[[Any, int, float], Any]) -> tuple[list[int], list[tuple]]:
+    """Every `backup` event's index, and after each, the root moves' tallies: each
+    move through which a backup has come, `tally(move, backups, sum of their gains)`."""
+    backups, tallies = [], []
+    visits: dict[Any, int] = {}
+    totals: dict[Any, float] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, backup) and event.path:
+            move = event.path[0]
+            visits[move] = visits.get(move, 0) + 1
+            totals[move] = totals.get(move, 0.0) + gain(event)
+            backups.append(index)
+            tallies.append(tuple(tally(m, visits[m], totals[m]) for m in visits))
+    return backups, tallies
+
+
 PHASES = {MctsSelected: "selection", MctsExpanded: "expansion", MctsRolledOut: "playout",
           MctsBackedUp: "backup"}
 
@@ -155,17 +172,9 @@ class MctsReplay(Replay):
         events = [e for e in trace if type(e) in PHASES]
         starts = [i for i, e in enumerate(events) if isinstance(e, MctsSelected)]
         super().__init__(events, starts)
-        self.backups: list[int] = []  # event index of every backup, in order
-        self.tallies: list[tuple[RootTally, ...]] = []  # root tallies after each backup
-        visits: dict[Any, int] = {}
-        wins: dict[Any, float] = {}
-        for i, event in enumerate(events):
-            if isinstance(event, MctsBackedUp) and event.path:
-                move = event.path[0]
-                visits[move] = visits.get(move, 0) + 1
-                wins[move] = wins.get(move, 0.0) + event.reward
-                self.backups.append(i)
-                self.tallies.append(tuple(RootTally(m, visits[m], wins[m]) for m in visits))
+        # event index of every backup, in order, and the root tallies after each
+        self.backups, self.tallies = root_tallies(
+            events, MctsBackedUp, lambda event: event.reward, RootTally)
 
     def frame(self, index: int) -> MctsFrame:
         event = self.events[index]
@@ -218,18 +227,9 @@ class PuctReplay(Replay):
         starts = [i for i, e in enumerate(events) if isinstance(e, PuctSelected)]
         super().__init__(events, starts)
         self.numbers = sorted({e.simulation for e in events})
-        self.backups: list[int] = []
-        self.tallies: list[tuple[PuctTally, ...]] = []
-        visits: dict[Any, int] = {}
-        totals: dict[Any, float] = {}
-        for i, event in enumerate(events):
-            if isinstance(event, PuctBackedUp) and event.path:
-                move = event.path[0]
-                visits[move] = visits.get(move, 0) + 1
-                totals[move] = totals.get(move, 0.0) + event.value
-                self.backups.append(i)
-                self.tallies.append(tuple(PuctTally(m, visits[m], totals[m] / visits[m])
-                                          for m in visits))
+        self.backups, self.tallies = root_tallies(
+            events, PuctBackedUp, lambda event: event.value,
+            lambda move, visits, total: PuctTally(move, visits, total / visits))
 
     def frame(self, index: int) -> PuctFrame:
         event = self.events[index]
