@@ -44,3 +44,17 @@ def shown(text: str) -> str:
     its escapes if a line break or another unprintable character would spoil the
     message's one line."""
     return text if text.isprintable() else repr(text)
+
+
+def visible(text: str, lines: bool = False) -> str:
+    """Text from outside plyground (a record's header or comment, a net's info, an
+    engine's name, a visitor's input) made safe to show on a terminal: every character
+    that is not printable (C0 and C1 controls, ESC among them; the bidi and zero-width
+    characters that reorder or hide text, U+200B-U+200F, U+202A-U+202E, U+2066-U+2069;
+    anything unassigned) written as its escape, as `shown` writes it (`\\x1b`,
+    `\\u202e`), and the text otherwise as it was. `lines` keeps line breaks (`\\n`), for
+    text shown over several lines. Every place that shows such text passes it here."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or (lines and char == "\n")
+                   else repr(char)[1:-1] for char in text)
