@@ -1,5 +1,7 @@
-"""The box an agent from outside plyground runs in: a limit on its process's memory
-(its address space, RLIMIT_AS) and the end of its whole process group when it is done.
+"""The box an agent from outside plyground runs in: a limit on each of its processes'
+memory (its address space, RLIMIT_AS) and the end of its whole process group when it
+is done. core/agents/tree_box.py holds the rest: the tree as a whole, in a cgroup
+where one can be made.
 
 An engine or a Python bot is someone else's code: one that allocates without end must
 lose its game, not take the machine; one that starts helpers must not leave them
@@ -33,7 +35,10 @@ def parse_memory(text: str) -> int:
     unit = UNITS[match[3].upper()] if match[3] else 1
     if match[2] is None:
         return int(match[1]) * unit
-    return int(float(match[1] + match[2]) * unit)
+    try:
+        return int(float(match[1] + match[2]) * unit)
+    except OverflowError:  # more digits than a float holds: no machine's memory
+        raise ValueError(text) from None
 
 
 def memory_text(size: int) -> str:

@@ -15,13 +15,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import AgentFault, BadSetting
+from ..errors import AgentFault, BadSetting, visible
 from ..paths import data_home
 from ..search.control import Budget, SearchControl
 from ..search.events import Info, SearchDone
 from .base import Agent
 from .box import (DEFAULT_MEMORY, end_group, exited, limit_memory, memory_words,
                   wait_for_exit)
+from .logs import folder_cap, open_log
+from .tree_box import TreeBox
 
 
 PROTOCOL_VERSION = 1
@@ -61,13 +63,13 @@ def command_name(cmd: str) -> str:
     return Path(os.path.basename(words[0])).stem if words else "engine"
 
 
-def boxed(memory: int):
-    """For Popen: what the engine's process does before its program starts. It limits
-    its address space to `memory` bytes, and has it killed when this process dies,
-    even by SIGKILL (a match's agent child killed at its deadline), so that an engine
-    that hangs is not left behind. Linux's parent-death signal belongs to the thread
-    that starts the child, so only the main thread, which lives as long as the process,
-    asks for it."""
+def boxed(memory: int, box: TreeBox):
+    """For Popen: what the engine's process does before its program starts. It enters
+    `box`, limits its address space to `memory` bytes, and has it killed when this
+    process dies, even by SIGKILL (a match's agent child killed at its deadline), so
+    that an engine that hangs is not left behind. Linux's parent-death signal belongs
+    to the thread that starts the child, so only the main thread, which lives as long
+    as the process, asks for it."""
     prctl = None
     if threading.current_thread() is threading.main_thread():
         try:
@@ -78,14 +80,15 @@ def boxed(memory: int):
             pass
     parent = os.getpid()
 
-    def box() -> None:
+    def enter() -> None:
+        box.preexec()
         limit_memory(memory)
         if prctl is not None:
             prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
             if os.getppid() != parent:  # the parent died before that
                 os._exit(1)
 
-    return box
+    return enter
 
 
 def split_command(cmd: str) -> list[str]:
@@ -126,22 +129,27 @@ class EngineProcess:
         if not argv:
             raise BadSetting("engine: cmd is empty: give the command that starts the "
                              "engine, as in engine:cmd=\"./mybot --flag\"")
+        # its whole tree: bounded as a whole where a cgroup can be made
+        self.box = TreeBox.make(self.display, memory)
         try:
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace",
                 start_new_session=True,  # its own group: kill() ends its children too
-                preexec_fn=boxed(memory))
+                preexec_fn=boxed(memory, self.box))
         except OSError as error:
+            self.box.end()
             reason = error.strerror or str(error)
-            raise AgentFault(f"The engine `{cmd}` could not be started ({argv[0]}: "
-                             f"{reason}); check the path and that the file is "
-                             "executable.") from None
+            raise AgentFault(visible(f"The engine `{cmd}` could not be started "
+                                     f"({argv[0]}: {reason}); check the path and that "
+                                     "the file is executable.")) from None
         _groups.add(self.process.pid)
+        self.box.add(self.process.pid)
         self.log_lock = threading.Lock()
         try:
             self.log_path = log_dir() / f"{self.display}-{self.process.pid}.log"
-            self.log_file = open(self.log_path, "a", encoding="utf-8", buffering=1)
+            self.log_cap = min(LOG_CAP, folder_cap())
+            self.log_file = open_log(self.log_path, self.log_cap)
         except OSError:
             self.end_group()
             self.reap()
@@ -149,6 +157,8 @@ class EngineProcess:
         self.log("#", f"plyground started `{cmd}` (pid {self.process.pid}, memory limit "
                       f"{memory_words(memory)}) at {datetime.now():%Y-%m-%d %H:%M:%S}; "
                       "'>' is sent to the engine, '<' its output, '!' its stderr")
+        if not self.box.bounded:
+            self.log("#", self.box.note)
         self.readers = [threading.Thread(target=target, args=(stream,), daemon=True,
                                          name=f"engine-{self.process.pid}")
                         for stream, target in ((self.process.stdout, self._read_stdout),
@@ -159,17 +169,18 @@ class EngineProcess:
     # the log and the pipes
 
     def log(self, mark: str, line: str) -> None:
-        """A line of the log. Past LOG_CAP, one line says the log was cut, and only
-        plyground's own notes (`#`) follow: an engine that writes without end fills
-        no disk."""
+        """A line of the log. Past its cap (LOG_CAP, or the folder's if less), one
+        line says the log was cut, and only plyground's own notes (`#`) follow: an
+        engine that writes without end fills no disk."""
         with self.log_lock:
             if self.log_file.closed or (self.log_cut and mark != "#"):
                 return
             text = f"{mark} {line}\n"
             size = len(text.encode(errors="replace"))
-            if mark != "#" and self.logged + size > LOG_CAP:
+            if mark != "#" and self.logged + size > self.log_cap:
                 self.log_cut = True
-                text = (f"# the log is cut here, at its cap of {LOG_CAP // 10**6} MB: "
+                text = (f"# the log is cut here, at its cap of "
+                        f"{self.log_cap / 10**6:g} MB: "
                         "later lines to and from the engine are left out\n")
                 size = len(text)
             self.logged += size
@@ -266,8 +277,9 @@ class EngineProcess:
         """The fault `reason` (the rest of a sentence after the engine's name), logged
         and with where to read the log."""
         self.log("#", "fault: " + reason)
-        return AgentFault(f"The engine {self.who} {reason}; its stderr and the protocol "
-                          f"transcript are in {self.log_path}")
+        # its name and what it wrote are shown with their escapes, wherever it is said
+        return AgentFault(visible(f"The engine {self.who} {reason}; its stderr and the "
+                                  f"protocol transcript are in {self.log_path}"))
 
     def ended(self, phase: str) -> AgentFault:
         """The fault for an engine whose output ended (it exited, most likely, or
@@ -285,9 +297,8 @@ class EngineProcess:
         for reader in self.readers:  # its last words in the log before the fault
             reader.join(timeout=STOP_SECONDS)
         code = self.reap()
-        if self.out_of_memory:
-            return self.fault(f"ran out of its memory limit {phase} "
-                              f"({memory_words(self.memory)}; set mem= to change it)")
+        if self.out_of_memory or self.box.over_memory():
+            return self.memory_fault(phase)
         if code < 0:
             try:
                 how = f"was killed by {signal.Signals(-code).name}"
@@ -296,6 +307,12 @@ class EngineProcess:
         else:
             how = f"exited with code {code}"
         return self.fault(f"{how} {phase}")
+
+    def memory_fault(self, phase: str) -> AgentFault:
+        """The fault for an engine that went over its memory limit: its own process,
+        or (with a cgroup) its tree as a whole."""
+        return self.fault(f"ran out of its memory limit {phase} "
+                          f"({memory_words(self.memory)}; set mem= to change it)")
 
     # life
 
@@ -307,8 +324,10 @@ class EngineProcess:
         return wait_for_exit(self.process.pid, seconds, POLL_SECONDS)
 
     def end_group(self) -> None:
-        """SIGKILL the engine's process group: the engine and whatever it started."""
+        """SIGKILL the engine's process group and its box: the engine and whatever it
+        started, even a helper that left the group."""
         end_group(self.process.pid)
+        self.box.end()
 
     def start(self, options: tuple[tuple[str, str], ...], control: SearchControl | None,
               seconds: float | None = None) -> None:
@@ -410,7 +429,12 @@ class EngineProcess:
                 go += f" nodes {budget.nodes}"
             started = time.perf_counter()
             self.send(go, "during its search")
-            return self.await_bestmove(state, observer, control, go, started, seconds)
+            done = self.await_bestmove(state, observer, control, go, started, seconds)
+            if self.box.over_memory():  # a process of its tree was killed for it
+                fault = self.memory_fault("during its search")
+                self.kill()
+                raise fault
+            return done
 
     def await_bestmove(self, state, observer, control, go: str, started: float,
                        seconds: float) -> SearchDone:
@@ -500,8 +524,9 @@ def parse_info(line: str, state) -> Info | None:
     if rest:
         text = " ".join(filter(None, [text, f"(pv then {' '.join(rest)}: not legal "
                                             "moves here)"]))
+    # the text is only ever shown: its escapes are shown, never obeyed
     return Info(fields.get("depth"), fields.get("score"), tuple(moves),
-                fields.get("nodes"), text)
+                fields.get("nodes"), visible(text))
 
 
 def decision(move, infos: list[Info], control: SearchControl, stopped: bool

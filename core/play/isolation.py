@@ -14,21 +14,27 @@ While the agent decides, what it reports (a bot's `report(...)`, a search's even
 streams back to the proxy's observer in batches, so that the app's inspector shows it
 live; the decision itself comes with the answer.
 
-Each child is boxed (core/agents/box.py): its address space is limited to the agent's `mem`
-(a MemoryError there forfeits, naming the limit), and it leads a session and process
-group of its own, which is killed with it, so that nothing the agent started outlives
-it. An engine's child is not limited: it only relays, and the engine's own process is.
+Each child is boxed (core/agents/box.py, core/agents/tree_box.py): its address space is
+limited to the agent's `mem` (a MemoryError there forfeits, naming the limit), and so is
+its whole process tree where a cgroup can be made (the kernel killing a process of it
+forfeits the same way); it leads a session and process group of its own, and its tree
+is ended with it, so that nothing the agent started outlives it, even a helper that
+left its group. An engine's child has no memory limit: it only relays, and the
+engine's own tree has one.
 
-Children are daemons: they end when the process that started them exits.
+Children are daemons: they end, with their trees, when the process that started them
+exits (`end_children`).
 """
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -39,6 +45,7 @@ from ..agents.bot import BotAgent
 from ..agents.box import (DEFAULT_MEMORY, caused_by_memory, end_group, end_with_parent,
                           exited, limit_memory, memory_fault, wait_for_exit)
 from ..agents.engine_process import STOP_SECONDS
+from ..agents.tree_box import TreeBox
 from ..agents.external import EngineAgent, end_all_groups
 from ..fast import warm_up
 from ..game import State, parse_game
@@ -154,16 +161,18 @@ def memory_limit(agent: Agent) -> int | None:
 
 
 def serve(connection: Connection, memory: int | None = None,
-          parent: int | None = None) -> None:
+          parent: int | None = None, box: TreeBox | None = None) -> None:
     """The child's loop: answer each request with ("ok", result), ("fault", why) or
     ("memory", None) when it ran out of its `memory` limit, after ("events", batch)
     messages while a live decision runs. With `parent`, the child ends when that
     process does, even killed (its own session takes it out of reach of the terminal's
-    hangup).
+    hangup). With `box`, the child is in it before any agent's code runs.
 
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
     Bot or an engine: a Bot searches in its own code, and loading them would cost every
     bot's process half a second."""
+    if box is not None:
+        box.preexec()
     os.setsid()  # a group of its own, killed with it; no terminal to stop it
     signal.signal(signal.SIGTERM, end_engines)
     if parent is not None:
@@ -233,6 +242,7 @@ class Child:
         self.process: multiprocessing.process.BaseProcess | None = None
         self.connection: Connection | None = None
         self.memory: int | None = None
+        self.box: TreeBox | None = None  # its tree's, while it runs
 
     @property
     def running(self) -> bool:
@@ -250,13 +260,19 @@ class Child:
         # (a parent's death signal comes when the thread that started the child ends)
         parent = os.getpid() if threading.current_thread() is threading.main_thread() \
             else None
-        process = context.Process(target=serve, args=(theirs, self.memory, parent),
+        box = TreeBox.make("agent", self.memory)
+        process = context.Process(target=serve, args=(theirs, self.memory, parent, box),
                                   daemon=True, name="plyground-agent")
         try:
             process.start()
+        except BaseException:
+            box.end()
+            raise
         finally:
             theirs.close()
-        self.process, self.connection = process, connection
+        box.add(process.pid)
+        self.process, self.connection, self.box = process, connection, box
+        _running.add(self)
 
     def ask(self, request: Prepare | Decide, seconds: float, label: str,
             stop: StopFlag | None = None, observer=None):
@@ -287,9 +303,12 @@ class Child:
             if self.wait_for_exit(1):
                 end_group(self.process.pid)  # what it started, before it is reaped
             code = self.process.exitcode
+            over = self.box.over_memory()  # the kernel killed it, or a helper, for it
             self.kill()
+            if over:
+                raise AgentFault(memory_fault(label, self.memory)) from None
             raise AgentFault(f"{label} died ({describe_exit(code)})") from None
-        if kind == "memory":
+        if kind == "memory" or self.box.over_memory():
             self.kill()  # what it holds is not to be trusted: a new one for the next
             raise AgentFault(memory_fault(label, self.memory))
         if kind == "fault":
@@ -302,18 +321,20 @@ class Child:
         return wait_for_exit(self.process.pid, seconds)
 
     def kill(self) -> None:
-        """End the child and its group: a SIGTERM first, at which it ends its
+        """End the child and its tree: a SIGTERM first, at which it ends its
         engines' groups, then SIGKILL to its own group, which holds whatever else it
-        started."""
+        started, and to its box, which holds what left the group."""
         if self.process is not None:
             pid = self.process.pid
             if not exited(pid):
                 os.kill(pid, signal.SIGTERM)
                 self.wait_for_exit(TERM_SECONDS)
             end_group(pid)
+            self.box.end()
             self.process.join()
             self.connection.close()
-        self.process = self.connection = None
+        self.process = self.connection = self.box = None
+        _running.discard(self)
 
     def close(self) -> None:
         """Let the child end on its own (it sees the connection close and quits its
@@ -322,6 +343,28 @@ class Child:
             self.connection.close()
             self.wait_for_exit(CLOSE_SECONDS)
         self.kill()
+
+
+_running: "weakref.WeakSet[Child]" = weakref.WeakSet()  # children started here, not ended
+
+
+def end_children() -> None:
+    """As this process exits: end every child it still runs, and its tree. A match
+    worker keeps its children from game to game and never closes them; without this,
+    multiprocessing would end them with a SIGTERM, which reaches their groups but not
+    a helper that left them."""
+    for child in list(_running):
+        child.kill()
+
+
+atexit.register(end_children)
+os.register_at_fork(after_in_child=_running.clear)  # a fork's children are not its own
+try:  # a multiprocessing child (a match worker, the app's search process) skips atexit
+    from multiprocessing.util import Finalize
+
+    Finalize(None, end_children, exitpriority=10)
+except ImportError:  # pragma: no cover
+    pass
 
 
 class IsolatedAgent(Agent):
