@@ -17,11 +17,25 @@ from typing import Any, Callable, Iterable
 from ..errors import AgentFault, BadSetting, IllegalMove
 from ..game import Move, State, game_entries
 from ..plugins import describe_error
+from ..ranges import (LARGEST_NUMBER, LARGEST_SEED, LONGEST_MOVE, SHORTEST_MOVE,
+                      machine_memory)
 from ..rng import SplitMix64, derive_seed
 from ..search.control import Budget, SearchControl
 from ..search.events import SearchDone
 from ..values import Scale
-from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, parse_memory
+from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, memory_words, parse_memory
+from .ceilings import held, served_ceilings
+
+# The range of a number setting that gives no bound of its own (a plugin's, a bot's):
+# whole numbers of 64 bits, as a seed may be, and numbers within ±1e18.
+WIDEST: dict[type, tuple[float, float]] = {int: (-LARGEST_SEED, LARGEST_SEED),
+                                           float: (-LARGEST_NUMBER, LARGEST_NUMBER)}
+
+
+def number(value: float) -> str:
+    """A bound as a message says it: a whole number in full, a number as short as it
+    goes."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,15 @@ class Setting:
     help: str
     minimum: float | None = None
     choices: tuple[str, ...] = ()  # the words a word setting may be
+    # With `minimum`, the range a number must fall in, checked as it is read; a bound
+    # not given is the widest a number of its type may take (WIDEST)
+    maximum: float | None = None
+
+    def range(self) -> tuple[float, float]:
+        """The smallest and the largest value of this number setting."""
+        low, high = WIDEST[self.type]
+        return (low if self.minimum is None else self.minimum,
+                high if self.maximum is None else self.maximum)
 
     def parse(self, agent: str, text: str) -> Any:
         if self.type is bool:  # bool("false") is True
@@ -48,8 +71,12 @@ class Setting:
         if self.choices and value not in self.choices:
             raise BadSetting(f"{agent}: {self.name}={text!r} is not one of "
                              f"{', '.join(self.choices)}")
-        if self.minimum is not None and value < self.minimum:
-            raise BadSetting(f"{agent}: {self.name} must be at least {self.minimum}")
+        if self.type in WIDEST:
+            low, high = self.range()
+            if value < low:
+                raise BadSetting(f"{agent}: {self.name} must be at least {number(low)}")
+            if value > high:
+                raise BadSetting(f"{agent}: {self.name} must be at most {number(high)}")
         return value
 
     def text(self, value: Any) -> str:
@@ -76,6 +103,9 @@ class MemorySetting(Setting):
         if size < SMALLEST_MEMORY:
             raise BadSetting(f"{agent}: {self.name} must be at least "
                              f"{memory_text(SMALLEST_MEMORY)}")
+        if size > self.range()[1]:
+            raise BadSetting(f"{agent}: {self.name}={text!r} is more than this machine's "
+                             f"memory ({memory_words(self.range()[1])})")
         return size
 
     def text(self, value: int) -> str:
@@ -84,7 +114,18 @@ class MemorySetting(Setting):
 
 MEM = MemorySetting("mem", int, DEFAULT_MEMORY, "the most memory its process may "
                     f"take, e.g. 512M or 4G ({memory_text(DEFAULT_MEMORY)} if not given)",
-                    minimum=SMALLEST_MEMORY)
+                    minimum=SMALLEST_MEMORY, maximum=machine_memory())
+
+
+@dataclass(frozen=True)
+class FileSetting(Setting):
+    """A setting that names a file (a network, a profile). Which files it may name is
+    the caller's policy, given to spec parsing (core/agents/files.py): any, on the
+    user's own command line; those beside the lesson, in a lesson; those the server
+    offers, for a visitor of `plyground serve`. `offered` lists the files plyground
+    ships for it (and the menus offer), which a server offers its visitors."""
+
+    offered: Callable[[], Iterable[Any]] | None = None
 
 
 def quoted(text: str) -> str:
@@ -105,8 +146,10 @@ class Shows(StrEnum):
     NONE = "none"  # it does not search
 
 
-SEED = Setting("seed", int, 0, "random seed: the same seed gives the same moves")
-TIME = Setting("time", float, None, "seconds per move", minimum=0.001)
+SEED = Setting("seed", int, 0, "random seed: the same seed gives the same moves",
+               minimum=0, maximum=LARGEST_SEED)
+TIME = Setting("time", float, None, "seconds per move", minimum=SHORTEST_MOVE,
+               maximum=LONGEST_MOVE)
 
 
 class Agent:
@@ -229,6 +272,11 @@ class Agent:
                               "to choose")
         check_plays(self, state.game)
         budget = budget or self.budget()
+        ceilings = served_ceilings()
+        if ceilings is not None:  # a served visitor's search: held to the ceilings
+            budget = held(self, budget, ceilings)
+            if control is not None:
+                control.budget = budget
         control = control or SearchControl(budget)
         if self.external:
             done = self.checked_search(state, budget, observer, control, exact_root)

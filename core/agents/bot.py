@@ -22,9 +22,10 @@ inspector while it decides.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Sequence
 
-from .base import MEM, SEED, Agent, Setting, Shows
+from .base import MEM, SEED, TIME, Agent, Setting, Shows
 from ..game import Move, State
 from ..rng import derive_seed
 from ..search.control import Budget, SearchControl
@@ -70,7 +71,7 @@ def bot_agent_class(bot_class: type[Bot], kind: str) -> type[Agent]:
     return type(bot_class.__name__, (BotAgent,), {
         "kind": kind, "title": bot_class.name or bot_class.__name__,
         "description": doc[0] if doc else f"a Python bot from {kind}",
-        "settings_spec": (Setting("time", float, 1.0, "seconds per move", 0.001),
+        "settings_spec": (replace(TIME, default=1.0),
                           *own, MEM, SEED),
         "bot_class": bot_class, "games": bot_class.games, "__module__": __name__,
     })

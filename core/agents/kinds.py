@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 
 from ..fast import mcts_tree_factory, tree_backend
+from ..ranges import DEEPEST, LARGEST_EXPLORATION, LONGEST_MOVE, MOST_NODES, SHORTEST_MOVE
 from ..rng import derive_seed
 from ..search.alphabeta import alphabeta_search
 from ..search.control import Budget
 from ..search.events import SearchDone
-from ..search.mcts import DEFAULT_EXPLORATION, mcts_search
+from ..search.mcts import DEFAULT_EXPLORATION, MAX_ITERATIONS, mcts_search
 from ..search.minimax import DEFAULT_DEPTH, minimax_search
 from .base import SEED, TIME, Agent, Setting, Shows
 
@@ -40,7 +41,8 @@ class MinimaxAgent(Agent):
     kind, title = "minimax", "Minimax"
     description = "plain depth-limited minimax with the heuristic at the leaves"
     settings_spec = (
-        Setting("depth", int, DEFAULT_DEPTH, "plies to search", minimum=1),
+        Setting("depth", int, DEFAULT_DEPTH, "plies to search", minimum=1,
+                maximum=DEEPEST),
         TIME,
     )
     main_setting = "depth"
@@ -61,9 +63,10 @@ class AlphaBetaAgent(Agent):
     description = ("iterative-deepening alpha-beta with a transposition table and "
                    "move ordering")
     settings_spec = (
-        Setting("time", float, None, "seconds per move (1 if no other limit)", 0.001),
-        Setting("depth", int, None, "deepest iteration", minimum=1),
-        Setting("nodes", int, None, "node limit", minimum=1),
+        Setting("time", float, None, "seconds per move (1 if no other limit)",
+                SHORTEST_MOVE, maximum=LONGEST_MOVE),
+        Setting("depth", int, None, "deepest iteration", minimum=1, maximum=DEEPEST),
+        Setting("nodes", int, None, "node limit", minimum=1, maximum=MOST_NODES),
     )
     main_setting = "time"
     DEFAULT_TIME = 1.0
@@ -97,7 +100,7 @@ class SeedAgent(Agent):
     description = ("the course's seed engine, where the game has one (BOOM): alpha-beta "
                    "to a fixed depth with the seed's heuristic")
     settings_spec = (Setting("depth", int, None, "plies to search (the seed's own if "
-                             "not given)", minimum=1),)
+                             "not given)", minimum=1, maximum=DEEPEST),)
     main_setting = "depth"
 
     @classmethod
@@ -122,9 +125,11 @@ class MctsAgent(Agent):
                    "decisive playouts) where the game's kernel has one, else plain UCT "
                    "with random playouts")
     settings_spec = (
-        Setting("iterations", int, 5500, "playouts per move (unless time is set)", 1),
+        Setting("iterations", int, 5500, "playouts per move (unless time is set)", 1,
+                maximum=MAX_ITERATIONS),
         TIME,
-        Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0),
+        Setting("c", float, DEFAULT_EXPLORATION, "exploration constant", minimum=0,
+                maximum=LARGEST_EXPLORATION),
         Setting("uct", str, None, "solver: prove wins and losses, play decisive playouts "
                 "(Connect 4 and Quarto by default); plain: the course's UCT, random "
                 "playouts (the other games' default)", choices=("solver", "plain")),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..agents.base import Agent, Setting, replay_budget
+from ..ranges import LONGEST_MOVE, SHORTEST_MOVE
 from ..agents.kinds import AlphaBetaAgent
 from ..games.connect4 import GAME
 from .solver import perfect_search, warm_up
@@ -14,7 +15,7 @@ class PerfectAgent(Agent):
                    "slowest loss); when a position is not solved in half its time, "
                    "Alpha-Beta's move, its values marked as estimates")
     settings_spec = (Setting("time", float, None, "seconds per move (1 if not given)",
-                             0.001),)
+                             SHORTEST_MOVE, maximum=LONGEST_MOVE),)
     main_setting = "time"
     DEFAULT_TIME = 1.0
 

@@ -42,6 +42,11 @@ class TrainingError(PlygroundError):
     """Training settings that cannot work."""
 
 
+# a round robin plays twice each pair: a thousand profiles are a million games a
+# generation, more than a person would wait for
+LARGEST_POPULATION = 1000
+
+
 @dataclass(frozen=True)
 class TrainingSettings:
     population: int = 12
@@ -51,8 +56,9 @@ class TrainingSettings:
     seed: int = 1
 
     def check(self) -> None:
-        if self.population < 3:
-            raise TrainingError("the population needs at least 3 profiles")
+        if not 3 <= self.population <= LARGEST_POPULATION:
+            raise TrainingError(f"the population needs 3 to {LARGEST_POPULATION} "
+                                f"profiles, not {self.population}")
         if not 2 <= self.survivors < self.population:
             raise TrainingError(f"survivors must be at least 2 and fewer than the "
                                 f"population ({self.population}), not {self.survivors}")

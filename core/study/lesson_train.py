@@ -19,9 +19,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ..agents.learned.settings import AzSettings, PlaySettings
+from ..agents.learned.settings import RANGES, AzSettings, PlaySettings
 from ..errors import PlygroundError
 from ..game import Game, parse_game
+from ..ranges import LARGEST_SEED
 
 MAX_SECONDS = 300
 # the trainer's sizes a train step may set, with the lesson's defaults: a net that
@@ -60,9 +61,10 @@ def read_train(value: Any) -> TrainStep:
     numbers = {}
     for key, default in WHOLE_NUMBERS.items():
         number = value.get(key, default)
-        least = LEAST.get(key, 1)
-        if isinstance(number, bool) or not isinstance(number, int) or number < least:
-            raise PlygroundError(f"train: {key} is a whole number, at least {least}")
+        least, most = LEAST.get(key, 1), RANGES.get(key, (0, LARGEST_SEED))[1]
+        if isinstance(number, bool) or not isinstance(number, int) \
+                or not least <= number <= most:
+            raise PlygroundError(f"train: {key} is a whole number from {least} to {most}")
         numbers[key] = number
     seed = numbers.pop("seed")
     against = value.get("against")

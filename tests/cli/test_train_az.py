@@ -124,7 +124,7 @@ def test_bad_input_is_one_line(tmp_path, monkeypatch):
     cases = [
         (["chess", "--minutes", "1", "--out", out], "unknown game 'chess'"),
         (["tictactoe", "--minutes", "0", "--out", out], "--minutes must be more than 0"),
-        (["tictactoe", "--minutes", "-1", "--out", out], "--minutes must be more than 0"),
+        (["tictactoe", "--minutes", "-1", "--out", out], "'--minutes': Input should be"),
         (["tictactoe", "--minutes", "1", "--out", str(tmp_path / "no" / "net.npz")],
          f"there is no folder {tmp_path / 'no'}"),
         (["tictactoe", "--out", out], "--minutes N"),

@@ -156,7 +156,7 @@ def test_a_policy_only_search_is_not_given_the_ceiling():
     (f"train = {{seconds = {MAX_SECONDS + 1}}}", "seconds is a number of seconds"),
     ("train = {seconds = 0}", "seconds is a number of seconds"),
     ('train = {seconds = 9, seed = "x"}', "seed is a whole number"),
-    ("train = {seconds = 9, sims = 0}", "sims is a whole number, at least 1"),
+    ("train = {seconds = 9, sims = 0}", "sims is a whole number from 1 to 10000000"),
     ("train = {seconds = 9, games = 1.5}", "games is a whole number"),
     ("train = {seconds = 9, speed = 2}", "unknown key 'speed'"),
     ("train = {seconds = 9, against = 3}", "against is an agent"),

@@ -97,7 +97,7 @@ def test_worker_processes_play_exactly_the_games_match_game_plays():
 def test_ctrl_c_stops_the_games_under_way_and_the_workers():
     """The searches have all the time in the world: only the stop flag ends them (if
     it did not, this test would never end)."""
-    agents = players("mcts:time=1000000", "mcts:time=1000000")
+    agents = players("mcts:time=86400", "mcts:time=86400")  # a day: the most
     ctrl_c = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     finished = []
     ctrl_c.start()

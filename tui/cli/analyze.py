@@ -20,7 +20,7 @@ from ..tables import cli_table, number_column
 from ..text_board import render_board
 from ..verdict import (KIND_WORDS, NETWORK_MEAN, exact_result, value_kind, value_phrase,
                        verdict)
-from .options import GameSpec
+from .options import SEED_RANGE, GameSpec
 from .sides import game_agent, starting_state
 
 
@@ -83,6 +83,7 @@ def analyze(
              + "; ".join(f"{entry.title} {entry.analysis_agent}"
                          for entry in game_entries()) + ")")] = None,
     seed: Annotated[Optional[int], typer.Option(
+        **SEED_RANGE,
         help="the game's seed, as in demo and play: the agent gets the seed derived "
              "for the side to move", show_default=False)] = None,
     every_move_exact: Annotated[bool, typer.Option(

@@ -6,19 +6,24 @@ A lesson is named by its file or, for a shipped one, by its name (`minimax`).
 """
 from __future__ import annotations
 
+import re
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from plyground.core import PlygroundError
+from plyground.core.errors import visible
 from plyground.core.study.lesson import (ceiling_notes, load_lesson, played_through,
                                          read_lesson)
 from plyground.core.study.lessons import lesson_file, shipped
 from plyground.core.paths import NotReplaced
 
 from .options import TrustAgents
+
+CHECK_BUDGET = 10.0  # minutes: `lesson check` stops after this long unless told more
 
 lesson_app = typer.Typer()
 
@@ -46,19 +51,25 @@ def list_lessons() -> None:
 
 
 @lesson_app.command("check")
-def check(name: LessonName, trust_agents: TrustAgents = False) -> None:
+def check(name: LessonName, trust_agents: TrustAgents = False,
+          budget: Annotated[float, typer.Option(
+              "--budget", metavar="MINUTES", min=0.01, max=24 * 60.0,
+              help="stop the check after this long, with an error")] = CHECK_BUDGET,
+          ) -> None:
     """Check a lesson headless: every position, move, agent and step.
 
-    Plays every scene through and runs every search. Prints each fault with
-    its file, line and scene; exit code 1 if there is any.
+    Plays every scene through and runs every search, saying on stderr where
+    it is. Prints each fault with its file, line and scene; exit code 1 if
+    there is any.
     """
     path = lesson_file(name)
     print(f"checking {path}…", file=sys.stderr, flush=True)
-    lesson, slides, faults = played_through(path, trust_agents)
-    for fault in faults:
-        print(fault)
+    lesson, slides, faults = played_through(path, trust_agents,
+                                            check_progress(path, budget))
+    for fault in faults:  # (they may quote the lesson file: its escapes shown)
+        print(visible(str(fault)))
     for note in ceiling_notes(lesson, slides):
-        print(note)
+        print(visible(str(note)))
     scenes = len({slide.scene.number for slide in slides})
     if faults:
         print(f"{len(faults)} fault{'s' if len(faults) != 1 else ''} in {path}",
@@ -66,6 +77,29 @@ def check(name: LessonName, trust_agents: TrustAgents = False) -> None:
         raise typer.Exit(1)
     print(f"{path}: no faults ({scenes} scene{'s' if scenes != 1 else ''}, "
           f"{len(slides)} slides)")
+
+
+def check_progress(path: Path, minutes: float):
+    """`lesson check`'s progress: a line on stderr for each scene and each search, and
+    a PlygroundError once the check has taken longer than `minutes`."""
+    started = time.monotonic()
+
+    def progress(scene, step) -> None:
+        took = time.monotonic() - started
+        if took > 60 * minutes:
+            raise PlygroundError(f"lesson check: {visible(str(path))} was not checked "
+                                 f"within its budget of {minutes:g} minutes (stopped at "
+                                 f"scene {scene.number}; --budget MINUTES gives it "
+                                 "longer)")
+        if step is scene.steps[0]:
+            print(f"  scene {scene.number} ({took:.0f} s in)", file=sys.stderr,
+                  flush=True)
+        if step.action == "search":
+            agent = step.value if isinstance(step.value, str) else "the side to move"
+            print(f"  scene {scene.number}: searching with {visible(agent)}",
+                  file=sys.stderr, flush=True)
+
+    return progress
 
 
 @lesson_app.command("run")
@@ -111,10 +145,11 @@ def export(
     if svg is None:
         raise PlygroundError("export needs --svg DIR: the folder to write the slides to")
     columns, _, rows = size.lower().partition("x")
-    if not (columns.isdigit() and rows.isdigit() and int(columns) >= 60
-            and int(rows) >= 20):
-        raise PlygroundError(f"--size {size!r}: columns x rows, as in 160x50 (at least "
-                             "60x20)")
+    # a screen that can be drawn: from 60x20 to 1000x500, in ASCII digits
+    if not (re.fullmatch("[0-9]{1,4}", columns) and re.fullmatch("[0-9]{1,3}", rows)
+            and 60 <= int(columns) <= 1000 and 20 <= int(rows) <= 500):
+        raise PlygroundError(f"--size {size!r}: columns x rows, as in 160x50 (from "
+                             "60x20 to 1000x500)")
     path = lesson_file(name)
     print(f"preparing {path}…", file=sys.stderr, flush=True)
     lesson, slides = load_lesson(path, trust_agents)

@@ -13,10 +13,11 @@ from rich.text import Text
 from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.play.reports import MatchReport
 from plyground.core.play.tournament import match_jobs
+from plyground.core.ranges import MOST_GAMES
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import Cluster, Jobs, NoRecord, Seed
+from .options import Cluster, ClusterSecurity, Jobs, NoRecord, Seed
 from .recording import history_for, run_params
 from .runs import (Openings, Resume, RunGame, RunPlan, end_run,
                    opening_lines, openings_option, percent, play_run, print_forfeits)
@@ -60,12 +61,13 @@ def match(
     first: MatchFirst = None,
     second: MatchSecond = None,
     games: Annotated[Optional[int], typer.Option(
-        min=1, help="how many games to play", show_default=False)] = None,
+        min=1, max=MOST_GAMES, help="how many games to play", show_default=False)] = None,
     seed: Seed = None,
     openings: Openings = None,
     resume: Resume = None,
     jobs: Jobs = None,
     cluster: Cluster = None,
+    cluster_security: ClusterSecurity = None,  # (carried in `cluster`)
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: each game (its `first` and `winner` are 0 "
         "for the --first agent, 1 for --second; how it ended; its opening), the totals "

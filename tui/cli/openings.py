@@ -4,6 +4,7 @@ same command run again goes on from there."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -14,9 +15,10 @@ from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.game import load_ref
 from plyground.core.play.openings import VALUE_MARK, Suite, load_suite, shipped_suites
 from plyground.core.play.openings_build import Found, Plan, build, default_plies
+from plyground.core.ranges import DEEPEST, MOST_OPENINGS
 
 from ..exit_codes import INTERRUPTED
-from .options import GameSpec
+from .options import SEED_RANGE, GameSpec
 
 SAMPLE = 20  # openings `--check --exact` solves again
 
@@ -26,8 +28,10 @@ def openings_command(
     build_suite: Annotated[bool, typer.Option(
         "--build", help="build a suite of balanced openings (resumable: run the same "
         "command again after Ctrl-C)")] = False,
-    count: Annotated[int, typer.Option(min=1, help="with --build: openings to find")] = 200,
-    seed: Annotated[int, typer.Option(help="with --build: the seed of the walk")] = 1,
+    count: Annotated[int, typer.Option(
+        min=1, max=MOST_OPENINGS, help="with --build: openings to find")] = 200,
+    seed: Annotated[int, typer.Option(
+        **SEED_RANGE, help="with --build: the seed of the walk")] = 1,
     plies: Annotated[Optional[str], typer.Option(
         metavar="LO-HI", help="with --build: the openings' lengths in moves (default "
         "4-8 where an exact solver judges them, else 2-6)", show_default=False)] = None,
@@ -95,10 +99,12 @@ def list_command(game: Game) -> None:
 def parse_plies(text: str | None, game: Game) -> tuple[int, int]:
     if text is None:
         return default_plies(game)
-    low, dash, high = text.partition("-")
-    if not (low.strip().isdigit() and (not dash or high.strip().isdigit())):
+    found = re.fullmatch(r"\s*([0-9]{1,3})\s*(?:-\s*([0-9]{1,3})\s*)?", text)
+    if found is None:
         raise PlygroundError(f"--plies {text!r} is not LO-HI, as in 4-8")
-    plies = int(low), int(high) if dash else int(low)
+    plies = int(found[1]), int(found[2] or found[1])
+    if plies[1] > DEEPEST:
+        raise PlygroundError(f"--plies {text}: at most {DEEPEST} moves")
     if plies[0] > plies[1]:
         raise PlygroundError(f"--plies {text}: the fewest is more than the most")
     return plies

@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from plyground.core import parse_game
+from plyground.core.ranges import DEEPEST
 from plyground.core.study.perft import distinct_levels, perft_levels
 
 from .options import GameSpec
@@ -13,7 +14,8 @@ from .options import GameSpec
 
 def count_positions(
     game_spec: GameSpec,
-    depth: Annotated[int, typer.Option(min=0, help="count up to this many plies",
+    depth: Annotated[int, typer.Option(min=0, max=DEEPEST,
+                                       help="count up to this many plies",
                                        show_default=False)],
     distinct: Annotated[bool, typer.Option(
         "--distinct", help="count distinct positions instead of move sequences")] = False,

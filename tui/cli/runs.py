@@ -16,6 +16,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn)
 
 from plyground.core import Game, PlygroundError
+from plyground.core.errors import visible
 from plyground.core.play.cluster import open_pool
 from plyground.core.play.openings import NO_OPENINGS, opening_suite, openings_option
 from plyground.core.play.tournament import GameJob, GameResult, run_games
@@ -23,7 +24,7 @@ from plyground.core.records.history import History
 from plyground.core.records.runs import finish_run, run_results, start_run
 
 from ..exit_codes import INTERRUPTED
-from .options import GAME_HELP
+from .options import GAME_HELP, ID_RANGE
 from .recording import record_match_game, recorded
 
 T = TypeVar("T")
@@ -32,7 +33,7 @@ RunGame = Annotated[Optional[str], typer.Argument(
     metavar="GAME", show_default=False,
     help=GAME_HELP + " (with --resume, the run's: leave it out)")]
 Resume = Annotated[Optional[int], typer.Option(
-    "--resume", metavar="RUN", show_default=False,
+    "--resume", metavar="RUN", show_default=False, **ID_RANGE,
     help="go on with the run RUN (its number, printed at the end and by Ctrl-C): play "
          "only the games it has not kept, then report on all of them; the other "
          "options come from the run (give one only as the run has it)")]
@@ -165,7 +166,8 @@ def game_line(specs: tuple[str, str] | list[str], result: GameResult) -> str:
     else:
         said = f"{other} beat {first} (first)"
     plies = f"{result.plies} {'ply' if result.plies == 1 else 'plies'}"
-    return f"game {result.number}: {said}, {result.reason}, {plies}"
+    # (an agent's fault may quote what it wrote: its escapes shown)
+    return visible(f"game {result.number}: {said}, {result.reason}, {plies}")
 
 
 def end_run(played: Played, kind: str, done: str | None = None) -> None:
@@ -188,8 +190,8 @@ def print_forfeits(report: dict) -> None:
         typer.echo("forfeits (games lost by failing to play):")
     for entry in report["forfeits"]:
         games = entry["games"]
-        typer.echo(f"  {entry['agent']}, {games} game{'' if games == 1 else 's'}: "
-                   f"{entry['fault']}")
+        typer.echo(visible(f"  {entry['agent']}, {games} game{'' if games == 1 else 's'}"
+                           f": {entry['fault']}"))
 
 
 def percent(score: float | None) -> str:

@@ -19,6 +19,8 @@ import typer
 
 from plyground.core import PlygroundError, game_entries, parse_game
 from plyground.core.game import GameEntry, load_ref
+from plyground.core.ranges import DEEPEST, MOST_JOBS
+from plyground.core.errors import visible
 
 
 def solvable() -> list[GameEntry]:
@@ -37,15 +39,17 @@ def solve_command(
     weak: Annotated[bool, typer.Option(
         "--weak", "-w", help="only win (1), draw (0) or loss (-1)")] = False,
     build_book: Annotated[Optional[int], typer.Option(
-        "--build-book", metavar="N", help="build the opening book of every position "
-        "with at most N stones instead (hours for N = 4; run again after an "
-        "interruption, it goes on where it stopped)", show_default=False)] = None,
+        "--build-book", metavar="N", min=0, max=DEEPEST,
+        help="build the opening book of every position with at most N stones instead "
+        "(hours for N = 4; run again after an interruption, it goes on where it "
+        "stopped)", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option(
         "--out", metavar="FILE", help="with --build-book: the book file to write "
         "(default: the shipped book)", show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(
-        "--jobs", "-j", metavar="J", help="with --build-book: threads solving at once "
-        "(default: one a core)", show_default=False)] = None,
+        "--jobs", "-j", metavar="J", min=1, max=MOST_JOBS,
+        help="with --build-book: threads solving at once (default: one a core)",
+        show_default=False)] = None,
 ) -> None:
     """Solve positions read from standard input, one a line, exactly.
 
@@ -77,7 +81,7 @@ def solve_command(
         try:
             state = game.parse_position(text)
         except PlygroundError as error:
-            print(f"line {number}: {error}", file=sys.stderr, flush=True)
+            print(f"line {number}: {visible(str(error))}", file=sys.stderr, flush=True)
             continue
         if analyze:
             scores = " ".join(str(score) for score in solver.analyze(state, weak))

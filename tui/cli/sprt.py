@@ -22,12 +22,14 @@ from plyground.core.play.arena import (DEFAULT_MAX_PAIRS, GameEnded, PairCounted
 from plyground.core.play.cluster import open_pool
 from plyground.core.play.openings import (NO_OPENINGS, default_suite_name, opening_suite,
                                           openings_option, shipped_suites)
-from plyground.core.play.sprt import PAIR_CLASSES, SPRT, SprtStatus, check_counts
+from plyground.core.play.sprt import (ELO_LIMITS, PAIR_CLASSES, SPRT, SprtStatus,
+                                      check_counts)
+from plyground.core.ranges import MOST_GAMES
 from plyground.core.records.runs import finish_run
 from plyground.core.rng import fresh_seed
 
 from ..sprt_text import fixed, llr_texts, status_lines
-from .options import Cluster, Jobs, NoRecord, Seed
+from .options import Cluster, ClusterSecurity, Jobs, NoRecord, Seed
 from .recording import history_for, record_match_game, run_params
 from .runs import Played, Resume, begin_run, end_run
 from .sides import game_agent
@@ -39,11 +41,17 @@ COUNTS_HELP = ("the calculator: pair counts LL,LD,DD,WD,WW (A's points in a pair
 def parse_counts(text: str) -> tuple[int, ...]:
     """`--counts` as five whole numbers, LL to WW."""
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 5 or not all(part.isdigit() for part in parts):
-        raise BadOption(f"--counts takes 5 whole numbers LL,LD,DD,WD,WW, not {text!r}")
+    # ASCII digits: str.isdigit takes '²', which int() refuses
+    if len(parts) != 5 or not all(part.isascii() and part.isdigit() and len(part) <= 15
+                                  for part in parts):
+        raise BadOption(f"--counts takes 5 whole numbers LL,LD,DD,WD,WW of at most 15 "
+                        f"digits, not {text!r}")
     return check_counts(int(part) for part in parts)
 
 
+# the ranges of the test's figures; SPRT itself checks what depends on two of them
+ELO_RANGE = {"min": -max(ELO_LIMITS.values()), "max": max(ELO_LIMITS.values())}
+ERROR_RATE = {"min": 0, "max": 0.5}  # a probability of a wrong answer: above 0, below 0.5
 DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "logistic",
             "max_pairs": DEFAULT_MAX_PAIRS}
 
@@ -60,14 +68,16 @@ def sprt_command(
     counts: Annotated[Optional[str], typer.Option(
         metavar="LL,LD,DD,WD,WW", help=COUNTS_HELP, show_default=False)] = None,
     elo0: Annotated[Optional[float], typer.Option(
-        help="H0: A is elo0 stronger  [default: 0]", show_default=False)] = None,
+        **ELO_RANGE, help="H0: A is elo0 stronger  [default: 0]",
+        show_default=False)] = None,
     elo1: Annotated[Optional[float], typer.Option(
-        help="H1: A is elo1 stronger  [default: 5]", show_default=False)] = None,
+        **ELO_RANGE, help="H1: A is elo1 stronger  [default: 5]",
+        show_default=False)] = None,
     alpha: Annotated[Optional[float], typer.Option(
-        help="the chance of accepting H1 when H0 holds  [default: 0.05]",
+        **ERROR_RATE, help="the chance of accepting H1 when H0 holds  [default: 0.05]",
         show_default=False)] = None,
     beta: Annotated[Optional[float], typer.Option(
-        help="the chance of accepting H0 when H1 holds  [default: 0.05]",
+        **ERROR_RATE, help="the chance of accepting H0 when H1 holds  [default: 0.05]",
         show_default=False)] = None,
     model: Annotated[Optional[str], typer.Option(
         metavar="logistic|normalized", show_default=False,
@@ -79,12 +89,14 @@ def sprt_command(
              "a shipped suite (default: the game's `balanced` one), a suite file (see "
              "`plyground openings`), or none (every pair from the start)")] = None,
     max_pairs: Annotated[Optional[int], typer.Option(
-        min=1, help=f"stop undecided after this many game pairs  [default: "
+        min=1, max=MOST_GAMES,
+        help=f"stop undecided after this many game pairs  [default: "
                     f"{DEFAULT_MAX_PAIRS}]", show_default=False)] = None,
     seed: Seed = None,
     resume: Resume = None,
     jobs: Jobs = None,
     cluster: Cluster = None,
+    cluster_security: ClusterSecurity = None,  # (carried in `cluster`)
     as_json: Annotated[bool, typer.Option(
         "--json", help="print one JSON object: result (H0, H1 or none), llr, its "
         "bounds, the pentanomial counts, Elo, its 95% interval, LOS, …")] = False,

@@ -14,10 +14,11 @@ from plyground.core import Game, PlygroundError, parse_game
 from plyground.core.play.reports import TournamentReport
 from plyground.core.play.tournament import gauntlet as gauntlet_pairs
 from plyground.core.play.tournament import round_robin, tournament_jobs
+from plyground.core.ranges import MOST_GAMES
 from plyground.core.rng import fresh_seed
 
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import Cluster, Jobs, NoRecord, Seed
+from .options import Cluster, ClusterSecurity, Jobs, NoRecord, Seed
 from .recording import history_for, run_params
 from .runs import (Openings, Resume, RunGame, RunPlan, end_run,
                    opening_lines, openings_option, percent, play_run, print_forfeits)
@@ -90,7 +91,7 @@ def tournament(
         help="the agents, two or more: --agents random greedy mcts:time=0.2, or "
              "--agents repeated")] = None,
     games: Annotated[Optional[int], typer.Option(
-        min=1, help="how many games each pair plays (default: 10)",
+        min=1, max=MOST_GAMES, help="how many games each pair plays (default: 10)",
         show_default=False)] = None,
     gauntlet: Annotated[Optional[str], typer.Option(
         "--gauntlet", metavar="AGENT", show_default=False,
@@ -104,6 +105,7 @@ def tournament(
     seed: Seed = None,
     jobs: Jobs = None,
     cluster: Cluster = None,
+    cluster_security: ClusterSecurity = None,  # (carried in `cluster`)
     no_record: NoRecord = False,
 ) -> None:
     """Play every pair of agents against each other, colours alternating; rate them.

@@ -23,18 +23,26 @@ from plyground.core.ga.profile import Profile, install_profile, save_profile
 from plyground.core.paths import NotReplaced, data_home
 from plyground.core.errors import PlygroundError, UnknownName
 from plyground.core.ga.strategies import GENE_NAMES
-from plyground.core.ga.trainer import (Generation, TrainingSettings, train,
-                                       units_per_generation)
+from plyground.core.ga.trainer import (LARGEST_POPULATION, Generation, TrainingSettings,
+                                       train, units_per_generation)
 
-from plyground.core.agents.learned.settings import AzSettings, PlaySettings, TrainingError
+from plyground.core.agents.learned.settings import (RANGES, AzSettings, PlaySettings,
+                                                    TrainingError)
+from plyground.core.ranges import LONGEST_TRAINING, MOST_GAMES
 
 from ..exit_codes import INTERRUPTED
-from .options import Cluster, Force, refusal
+from .options import SEED_RANGE, Cluster, ClusterSecurity, Force, Jobs, refusal
 
 TRAINERS = ("connect4-ga", "az")
 GA_PANEL, AZ_PANEL = "connect4-ga", "az"
 AZ = AzSettings()
 CHART_WIDTH = 40
+
+
+def az_range(name: str) -> dict[str, int]:
+    """An az option's range, as typer takes it."""
+    low, high = RANGES[name]
+    return {"min": low, "max": high}
 
 
 def genes_text(genes) -> str:
@@ -76,17 +84,21 @@ def train_command(
         help="az: the game to learn, as id or id:option=value,...",
         show_default=False)] = None,
     population: Annotated[int, typer.Option(
-        min=3, help="profiles per generation", rich_help_panel=GA_PANEL)] = 12,
+        min=3, max=LARGEST_POPULATION, help="profiles per generation",
+        rich_help_panel=GA_PANEL)] = 12,
     generations: Annotated[Optional[int], typer.Option(
-        min=1, help="generations to run (connect4-ga: default 20; az: as many as "
-                    "--minutes allows)", show_default=False)] = None,
+        min=1, max=MOST_GAMES,
+        help="generations to run (connect4-ga: default 20; az: as many as "
+             "--minutes allows)", show_default=False)] = None,
     survivors: Annotated[int, typer.Option(
-        min=2, help="profiles kept each generation; pairs of them are crossed",
+        min=2, max=LARGEST_POPULATION,
+        help="profiles kept each generation; pairs of them are crossed",
         rich_help_panel=GA_PANEL)] = 6,
     mutation: Annotated[float, typer.Option(
         min=0, max=1, help="how far a mutation moves one gene",
         rich_help_panel=GA_PANEL)] = 0.1,
-    seed: Annotated[int, typer.Option(help="the training seed: same seed, same result")] = 1,
+    seed: Annotated[int, typer.Option(
+        **SEED_RANGE, help="the training seed: same seed, same result")] = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="where to save the best profile (connect4-ga; default best.json) or the "
              "accepted net (az; required)", show_default=False)] = None,
@@ -94,36 +106,42 @@ def train_command(
         help="the profile's name (default: the file's name)", show_default=False,
         rich_help_panel=GA_PANEL)] = None,
     minutes: Annotated[Optional[float], typer.Option(
-        show_default=False, rich_help_panel=AZ_PANEL,
+        min=0, max=LONGEST_TRAINING, show_default=False, rich_help_panel=AZ_PANEL,
         help="train for this long, self-play included: a generation starts only if "
              "it should end in time")] = None,
     games_per_generation: Annotated[int, typer.Option(
-        min=1, help="self-play games a generation", rich_help_panel=AZ_PANEL)] = AZ.games,
+        **az_range("games"),
+        help="self-play games a generation", rich_help_panel=AZ_PANEL)] = AZ.games,
     sims: Annotated[int, typer.Option(
-        min=1, help="PUCT simulations a move, in self-play and the gate",
+        **az_range("sims"), help="PUCT simulations a move, in self-play and the gate",
         rich_help_panel=AZ_PANEL)] = AZ.play.sims,
     buffer: Annotated[int, typer.Option(
-        min=1, help="the replay buffer: the last samples kept",
+        **az_range("buffer"), help="the replay buffer: the last samples kept",
         rich_help_panel=AZ_PANEL)] = AZ.buffer,
     steps: Annotated[int, typer.Option(
-        min=1, help="gradient steps a generation", rich_help_panel=AZ_PANEL)] = AZ.steps,
+        **az_range("steps"),
+        help="gradient steps a generation", rich_help_panel=AZ_PANEL)] = AZ.steps,
     batch: Annotated[int, typer.Option(
-        min=1, help="samples a gradient step", rich_help_panel=AZ_PANEL)] = AZ.batch,
+        **az_range("batch"),
+        help="samples a gradient step", rich_help_panel=AZ_PANEL)] = AZ.batch,
     eval_pairs: Annotated[int, typer.Option(
-        min=0, help="pairs of gate games, new net against the accepted one (0: accept "
-                    "every generation)", rich_help_panel=AZ_PANEL)] = AZ.eval_pairs,
+        **az_range("eval_pairs"),
+        help="pairs of gate games, new net against the accepted one (0: accept "
+             "every generation)", rich_help_panel=AZ_PANEL)] = AZ.eval_pairs,
     channels: Annotated[int, typer.Option(
-        min=1, help="the net's channels", rich_help_panel=AZ_PANEL)] = AZ.channels,
+        **az_range("channels"),
+        help="the net's channels", rich_help_panel=AZ_PANEL)] = AZ.channels,
     blocks: Annotated[int, typer.Option(
-        min=1, help="the net's residual blocks", rich_help_panel=AZ_PANEL)] = AZ.blocks,
-    jobs: Annotated[Optional[int], typer.Option(
-        min=1, help="worker processes (default: one per core)", show_default=False)] = None,
+        **az_range("blocks"),
+        help="the net's residual blocks", rich_help_panel=AZ_PANEL)] = AZ.blocks,
+    jobs: Jobs = None,
     keep_generations: Annotated[Optional[Path], typer.Option(
         show_default=False, rich_help_panel=AZ_PANEL, metavar="DIR",
         help="also save each accepted net to DIR/generation-N.npz with its training "
              "time (a training curve: python -m tests.bench.bench_az --curve DIR)")] = None,
     force: Force = False,
     cluster: Cluster = None,
+    cluster_security: ClusterSecurity = None,  # (carried in `cluster`)
 ) -> None:
     """Train an agent: a genetic algorithm tunes the Connect 4 strategy agent, or
     AlphaZero learns a game by self-play.

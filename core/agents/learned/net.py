@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import shown
+from ...errors import shown, visible
 from ...paths import UnreadableFile, read_file_bytes, write_atomically
 from .blas import set_blas_threads
 
@@ -363,7 +363,14 @@ def read_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
             for name in archive.files:
                 arrays[name] = archive[name]
     except Exception as error:  # numpy's readers raise a variety on a damaged file
-        raise UnreadableFile(path, f"it is a damaged network file ({error})") from None
+        raise UnreadableFile(path, f"it is a damaged network file "
+                                   f"({visible(str(error))})") from None
+    for name, array in arrays.items():
+        # numpy gives a member that is not a .npy array (no .npy header: a pickle, any
+        # other file) as its bytes: refused, by name
+        if not isinstance(array, np.ndarray):
+            raise UnreadableFile(path, f"its member {shown(name)} is not a numpy array "
+                                       "(.npy)")
     return arrays
 
 

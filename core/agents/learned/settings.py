@@ -6,6 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import PlygroundError
+from ...search.mcts import MAX_ITERATIONS
+
+# The range of each of a training's numbers (the CLI's options check them as they are
+# read, `check` here): generous, and short of sizes that cannot be allocated. What they
+# come to together is checked against the machine (train.py, `check_sizes`).
+RANGES: dict[str, tuple[int, int]] = {
+    "games": (1, 100_000), "buffer": (1, 10_000_000), "steps": (1, 1_000_000),
+    "batch": (1, 65_536), "eval_pairs": (0, 100_000), "channels": (1, 512),
+    "blocks": (1, 64), "sims": (1, MAX_ITERATIONS)}
 
 
 class TrainingError(PlygroundError):
@@ -47,3 +56,7 @@ class AzSettings:
             raise TrainingError("self-play needs at least 1 simulation a move")
         if self.eval_pairs < 0:
             raise TrainingError("eval pairs cannot be negative")
+        for name, (_, most) in RANGES.items():
+            value = self.play.sims if name == "sims" else getattr(self, name)
+            if value > most:
+                raise TrainingError(f"{name} must be at most {most}, not {value}")

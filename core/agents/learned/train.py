@@ -36,7 +36,8 @@ import numpy as np
 
 from ...game import Game
 from ...rng import SplitMix64, derive_seed
-from .net import Adam, Net, NetConfig
+from ...ranges import machine_memory
+from .net import MAX_NET_BYTES, Adam, Net, NetConfig
 from .selfplay import EvalJob, Samples, SelfPlayJob, play
 from .settings import AzSettings, TrainingError
 
@@ -154,7 +155,33 @@ def new_net(game: Game, settings: AzSettings) -> Net:
                             "registration declares none")
     config = NetConfig(encoding.shape, encoding.policy_size, settings.channels,
                        settings.blocks)
+    check_sizes(config, settings)
     return Net.new(config, derive_seed(settings.seed, 0))
+
+
+def check_sizes(config: NetConfig, settings: AzSettings) -> None:
+    """TrainingError, before anything is allocated, for a net too large to be saved
+    and played (MAX_NET_BYTES), or a training whose arrays would not fit this machine's
+    memory: the nets, Adam's moments and gradients (six copies of the parameters), a
+    step's activations (each convolution keeps its 3x3 columns and its output) and the
+    replay buffer, all in float32, estimated from above."""
+    shapes = config.param_shapes().values()
+    params = sum(np.prod(shape, dtype=np.int64) for shape in shapes)
+    if 4 * params > MAX_NET_BYTES:
+        raise TrainingError(f"a net of {config.channels} channels and {config.blocks} "
+                            f"blocks is {4 * params / 2**20:,.0f} MB, over the "
+                            f"{MAX_NET_BYTES / 2**20:.0f} MB a network file may hold: "
+                            "give fewer --channels or --blocks")
+    planes, rows, cols = config.shape
+    convolutions = 1 + 2 * config.blocks
+    step = settings.batch * rows * cols * config.channels * 10 * convolutions
+    sample = planes * rows * cols + config.policy_size + 1
+    needed = 4 * (6 * params + 2 * step + settings.buffer * sample)
+    if needed > machine_memory():
+        raise TrainingError(f"this training would take about {needed / 2**30:,.1f} GiB, "
+                            f"more than this machine's {machine_memory() / 2**30:.1f} "
+                            "GiB: give a smaller --batch, --buffer, --channels or "
+                            "--blocks")
 
 
 def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
