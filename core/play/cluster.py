@@ -19,6 +19,8 @@ from typing import Iterator, Sequence
 from ..agents.base import Agent
 from ..errors import PlygroundError
 from ..game import Game
+from .cluster_results import CheckedExecutor, one_line
+from .cluster_security import security_of
 from .tournament import Pool, local_pool
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and for it to have a worker
@@ -43,28 +45,33 @@ def open_pool(game: Game, jobs: int | None, cluster: str | None) -> Iterator[Poo
 
 @contextmanager
 def cluster_pool(game: Game, address: str) -> Iterator[Pool]:
-    """A pool on the Dask cluster whose scheduler is at `address` (`tcp://HOST:PORT`):
-    as many games at once as its workers have threads, each worker warmed for `game`
-    as it joins. Stopping cancels the games not yet finished (one under way on a
-    worker plays out, its result unused). Leaving closes this connection only, never
-    the user's scheduler or workers."""
+    """A pool on the Dask cluster whose scheduler is at `address` (`tcp://HOST:PORT`,
+    or `tls://HOST:PORT` with the certificates a cluster_security.Scheduler carries, else
+    those of Dask's configuration): as many games at once as its workers have threads,
+    each worker warmed for `game` as it joins, each result checked (cluster_results).
+    Stopping cancels the games not yet finished (one under way on a worker plays out,
+    its result unused). Leaving closes this connection only, never the user's
+    scheduler or workers."""
     try:
         from distributed import Client
+        from distributed.security import Security
 
         from .cluster_worker import WarmUp, agents_trouble
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: "
                            "pip install 'plyground[cluster]'") from None
+    security = Security(**security_of(address))
     try:
-        knock(address)
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        knock(address, security)
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False,
+                        security=security)
     except (OSError, ValueError, TypeError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
                            f"{one_line(error)}") from None
     try:
         wait_for_a_worker(client, address)
         warm_workers(client, WarmUp(game.id))
-        executor = client.get_executor(pure=False)
+        executor = CheckedExecutor(client)
         threads = sum(worker["nthreads"]
                       for worker in client.scheduler_info()["workers"].values())
         checked: set[str] = set()
@@ -81,20 +88,23 @@ def cluster_pool(game: Game, address: str) -> Iterator[Pool]:
         client.close()
 
 
-def knock(address: str) -> None:
+def knock(address: str, security) -> None:
     """Reach the scheduler's port first (OSError if nothing listens there): a Dask
-    client that fails to connect waits out its timeout, and again as it is collected."""
+    client that fails to connect waits out its timeout, and again as it is collected.
+    A tls:// address needs certificates, a tcp:// one none that require encryption."""
     from distributed.comm.addressing import parse_address, parse_host_port
 
     scheme, location = parse_address(address)
     if scheme not in ("tcp", "tls", "ws", "wss"):
         raise ValueError(f"{scheme}:// is not a scheduler's address (tcp://HOST:PORT)")
+    if scheme == "tls" and not security.tls_client_cert:
+        raise ValueError("a tls:// scheduler needs this machine's certificate: "
+                         "--cluster-security FILE, or Dask's configuration "
+                         "(distributed.comm.tls.client.cert; see docs/cluster.md)")
+    if scheme in ("tcp", "ws") and security.require_encryption:
+        raise ValueError(f"the cluster's security requires encryption, which a "
+                         f"{scheme}:// address has not: give the tls:// one")
     socket.create_connection(parse_host_port(location), CONNECT_SECONDS).close()
-
-
-def one_line(error: BaseException) -> str:
-    text = error.strerror if isinstance(error, OSError) and error.strerror else error
-    return " ".join(str(text).split()) or type(error).__name__
 
 
 def wait_for_a_worker(client, address: str) -> None:
