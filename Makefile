@@ -29,7 +29,12 @@ $(BROWSER):
 	  || { $(SUDO) apt-get update && \
 	       $(SUDO) apt-get install -y --no-install-recommends chromium chromium-driver; }
 
-test: $(STAMP) $(BROWSER)
+# `games repair` rebuilds a damaged history with the sqlite3 program; its test needs it
+/usr/bin/sqlite3:
+	$(SUDO) apt-get install -y --no-install-recommends sqlite3 \
+	  || { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends sqlite3; }
+
+test: $(STAMP) $(BROWSER) /usr/bin/sqlite3
 	$(VENV)/bin/python -m pytest -n 2
 
 bench: $(STAMP)

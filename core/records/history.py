@@ -9,6 +9,12 @@ The schema is versioned (`PRAGMA user_version`); MIGRATIONS[n] takes a database 
 version n to n + 1, each in a transaction of its own. Opening a database applies what
 is missing; a database newer than this code, or a file that is no SQLite database, is
 refused with a PlygroundError and left as it is.
+
+A history SQLite reports damaged (a write or a read that meets a malformed page, or the
+`PRAGMA quick_check` the `games` commands run) is marked so by a file beside it
+(`history.sqlite3.damaged`, saying what SQLite said): from then on nothing is written
+into it, every writer says so in one line, and `plyground games repair` (repair.py)
+rebuilds it from what can still be read. Reads go on where SQLite can make them.
 """
 from __future__ import annotations
 
@@ -21,7 +27,8 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..game import Game, Move, Outcome, State, parse_game
-from ..errors import PlygroundError
+from ..errors import PlygroundError, visible
+from ..paths import UnreadableFile, read_file_bytes
 from .tree import GameTree
 from .record import (UNFINISHED, GameRecord, format_record, now, parse_record, result_text,
                      said_outcome)
@@ -29,12 +36,29 @@ from .record import (UNFINISHED, GameRecord, format_record, now, parse_record, r
 SOURCES = ("app", "demo", "match", "tournament", "sprt", "import")
 RESULT_WORDS = {"first": "1-0", "second": "0-1", "draw": "1/2-1/2", "unfinished": UNFINISHED}
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for another to finish
+REPAIR = "`plyground games repair` keeps a copy and recovers what it can"
+MARK_BYTES = 1000  # what a damage mark's reason is read of (it is one line)
 
 
 def history_path() -> Path:
     from ..paths import data_home  # read now: $PLYGROUND_HOME may change (tests)
 
     return data_home() / "history.sqlite3"
+
+
+def damage_mark(path: Path) -> Path:
+    """The file whose presence says the history at `path` is damaged."""
+    return path.with_name(path.name + ".damaged")
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    """Whether SQLite says the database file itself is malformed (SQLITE_CORRUPT)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_CORRUPT
+
+
+class HistoryDamaged(PlygroundError):
+    """The history file is damaged: nothing more goes into it until `games repair`."""
 
 
 @dataclass
@@ -133,6 +157,8 @@ class History:
             raise
 
     def error(self, error: sqlite3.Error) -> PlygroundError:
+        if is_damage(error):
+            return self.mark_damaged(str(error))
         if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
             return PlygroundError(f"{self.path} is not a game history (not a SQLite "
                                   "database); it was left as it is: move it away to "
@@ -143,7 +169,10 @@ class History:
         with self.failures():
             # Read before anything writes: a file that is no database, or one newer
             # than this code, is left untouched.
-            self.refuse_newer(self.version())
+            version = self.version()
+            self.refuse_newer(version)
+            if version == 0:  # a new history: a mark left beside it is an old one's
+                damage_mark(self.path).unlink(missing_ok=True)
             self.use_wal()
             self.db.execute("PRAGMA synchronous=NORMAL")  # safe with WAL
             self.migrate()
@@ -167,13 +196,16 @@ class History:
     def check_writable(self) -> None:
         """A PlygroundError now if games cannot be added: a history file or folder that
         is read-only opens without complaint (SQLite falls back to reading) and fails
-        only at the first write, which comes when a game has been played. It writes
-        the schema version as it is, and takes that back."""
+        only at the first write, which comes when a game has been played; a damaged
+        one takes none. It writes the schema version as it is, and takes that back."""
         with self.lock:
+            self.refuse_damaged()
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 self.db.execute(f"PRAGMA user_version = {self.version()}")
             except sqlite3.Error as error:
+                if is_damage(error):
+                    raise self.error(error) from None
                 raise PlygroundError(f"the game history {self.path} cannot be written: "
                                      f"{error}") from None
             finally:
@@ -182,6 +214,45 @@ class History:
 
     def version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    # --- damage ----------------------------------------------------------------------
+
+    def check(self) -> None:
+        """HistoryDamaged if the history is marked damaged, or SQLite's quick_check
+        (which reads every page, so only the `games` commands run it) finds it so now,
+        which marks it."""
+        with self.reading():
+            self.refuse_damaged()
+            rows = self.db.execute("PRAGMA quick_check(1)").fetchall()
+        verdict = rows[0][0] if rows else "no verdict"
+        if verdict != "ok":
+            where = "*** in database main ***"  # how its report starts: not news here
+            raise self.mark_damaged(f"quick_check: {verdict.removeprefix(where)}")
+
+    def mark_damaged(self, reason: str) -> HistoryDamaged:
+        """Mark the history damaged (if the mark can be written: a folder that takes
+        no file takes no game either); the error that says so."""
+        reason = visible(" ".join(reason.split()))[:MARK_BYTES]
+        try:
+            damage_mark(self.path).write_text(reason + "\n", encoding="utf-8")
+        except OSError:
+            pass
+        return self.damaged(reason)
+
+    def refuse_damaged(self) -> None:
+        """HistoryDamaged if the history is marked damaged."""
+        try:  # (read as any file from outside: a regular file, within a bound)
+            reason = read_file_bytes(damage_mark(self.path), "damage mark",
+                                     4 * MARK_BYTES).decode("utf-8", "replace")
+        except UnreadableFile as unreadable:
+            if unreadable.missing:
+                return
+            reason = "marked so"
+        raise self.damaged(visible(" ".join(reason.split()))[:MARK_BYTES] or "marked so")
+
+    def damaged(self, reason: str) -> HistoryDamaged:
+        return HistoryDamaged(f"the game history {self.path} is damaged ({reason}): "
+                              f"nothing more is written to it until {REPAIR}")
 
     def refuse_newer(self, version: int) -> None:
         if version > len(self.migrations):
@@ -233,8 +304,12 @@ class History:
 
     def add_all(self, records: Sequence[GameRecord], source: str) -> list[int]:
         """Store the games in one transaction (all or none); returns their ids."""
-        with self.writing():
-            return [self.insert(record, source) for record in records]
+        try:
+            with self.writing():
+                return [self.insert(record, source) for record in records]
+        except HistoryDamaged as error:
+            games = "this game was" if len(records) == 1 else "these games were"
+            raise HistoryDamaged(f"{error}; {games} not kept") from None
 
     def insert(self, record: GameRecord, source: str) -> int:
         """Store the game inside the caller's write transaction (`writing`), which
@@ -316,10 +391,12 @@ class History:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """A write transaction under the object's lock; a sqlite3 error becomes a
-        PlygroundError that names the file."""
-        with self.lock, self.failures(), self.transaction():
-            yield
+        """A write transaction under the object's lock, refused on a damaged history;
+        a sqlite3 error becomes a PlygroundError that names the file."""
+        with self.lock, self.failures():
+            self.refuse_damaged()
+            with self.transaction():
+                yield
 
     @contextmanager
     def reading(self) -> Iterator[None]:
