@@ -10,9 +10,11 @@ from __future__ import annotations
 import copyreg
 from typing import Any
 
-from .agents.base import Agent, name_values, split_settings, unknown_setting_message
+from .agents.base import (Agent, FileSetting, name_values, split_settings,
+                          unknown_setting_message)
 from .agents.bot import Bot, bot_agent_class
 from .agents.external import EngineAgent
+from .agents.files import FilePolicy
 from .agents.kinds import (AlphaBetaAgent, GreedyAgent, MctsAgent, MinimaxAgent,
                            RandomAgent, SeedAgent)
 from .agents.learned.agent import AzAgent
@@ -61,11 +63,12 @@ def make_agent(kind: str, **settings: Any) -> Agent:
     return cls(**settings)
 
 
-def parse_agent(text: str) -> Agent:
+def parse_agent(text: str, files: FilePolicy | None = None) -> Agent:
     """`kind`, `kind:name=value,name=value`, or a Python class from outside:
     `path/to/bot.py:Class` or `package.module:Class`, its settings after another colon
     (`bot.py:Bot:depth=3`). A value with commas goes in double quotes
-    (`engine:cmd="./bot --flag"`)."""
+    (`engine:cmd="./bot --flag"`). `files`, if given, says which files a setting that
+    names one may name (core/agents/files.py), before the agent reads any."""
     text = text.strip()
     ref = split_plugin_ref(text)
     if ref is not None:
@@ -82,6 +85,8 @@ def parse_agent(text: str) -> Agent:
     def setting(name: str, text: str) -> Any:
         if name not in known:
             raise BadSetting(unknown_setting_message(kind, name, known))
+        if files is not None and isinstance(known[name], FileSetting):
+            text = files(kind, known[name], text)
         return known[name].parse(kind, text)
 
     return cls(**name_values(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.base import SEED, Agent, Setting, Shows
-from .profile import DEFAULT_PROFILE, Profile, load_profile, saved_profiles
+from ..agents.base import SEED, Agent, FileSetting, Shows
+from .profile import (DEFAULT_PROFILE, Profile, load_profile, offered_profiles,
+                      saved_profiles)
 from ..search.events import SearchDone
+from ..errors import visible
 from ..games.connect4 import GAME
 from .strategies import choose_column
 
@@ -20,8 +22,8 @@ class GaAgent(Agent):
                    "strategies mixed by genetic-algorithm-tuned genes; takes a win or "
                    "blocks one in one first (an addition to the seed system)")
     settings_spec = (
-        Setting("profile", str, None, "profile JSON file (the shipped default if not "
-                "given)"),
+        FileSetting("profile", str, None, "profile JSON file (the shipped default if "
+                    "not given)", offered=offered_profiles),
         SEED,
     )
     shows = Shows.NONE
@@ -70,7 +72,7 @@ class GaAgent(Agent):
 
     @property
     def label(self) -> str:
-        return f"{self.title}: {self.profile.name}"
+        return f"{self.title}: {visible(self.profile.name)}"  # the profile file's words
 
     def search(self, state, budget, observer, control, exact_root):
         move = choose_column(state, self.profile.genes, self.rng(state))

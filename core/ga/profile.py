@@ -141,6 +141,12 @@ class SkippedProfile(UserWarning):
     menus; its message says which file and why."""
 
 
+def offered_profiles() -> list[Path]:
+    """The profile files the menus offer (the shipped default and the user's saved
+    ones): those a server offers its visitors (core/agents/files.py)."""
+    return [path for path, _ in saved_profiles()]
+
+
 def saved_profiles() -> list[tuple[Path, Profile]]:
     """The shipped default, then the valid profiles in the user's folder by name; a
     file there that does not load is left out with a SkippedProfile warning."""

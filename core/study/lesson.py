@@ -16,7 +16,7 @@ import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..game import Game, parse_game
 from ..errors import PlygroundError, shown
@@ -30,6 +30,8 @@ from ..agents.base import Shows
 from ..catalogue import parse_agent
 from ..play.match import parse_side
 from .lesson_train import TrainStep, check_trains, read_train
+from .lesson_files import files_beside, record_beside
+from .lesson_work import past_most_searches
 
 LESSON_KEYS = {"title", "otherwise", "scene"}
 SCENE_KEYS = {"title", "game", "position", "record", "sides", "caption", "step"}
@@ -201,11 +203,14 @@ def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fa
                             f"unknown key {key!r} (a lesson has a title, scenes and "
                             "perhaps otherwise)"))
     other = data.get("otherwise")
-    if other is not None and not (isinstance(other, str)
-                                  and (path.parent / other).is_file()):
-        faults.append(Fault(name, lines.key(0, "otherwise") or None, None,
-                            f"otherwise names {other!r}, which is not a lesson file "
-                            "beside this one"))
+    if other is not None:
+        try:  # (the folder rule first: a lesson asks nothing of other files)
+            if not record_beside(path.parent, other, "otherwise").is_file():
+                raise PlygroundError(f"otherwise names {other!r}, which is not a "
+                                     "lesson file beside this one")
+        except PlygroundError as error:
+            faults.append(Fault(name, lines.key(0, "otherwise") or None, None,
+                                str(error)))
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         faults.append(Fault(name, lines.key(0, "title") or None, None,
@@ -221,43 +226,8 @@ def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fa
         faults.extend(found)
         if scene is not None:  # (its faulty steps left out)
             lesson.scenes.append(scene)
+    faults.extend(past_most_searches(lesson.scenes, lambda *at: Fault(name, *at)))
     return lesson, faults
-
-
-def record_beside(folder: Path, name: Any, key: str = "record") -> Path:
-    """The record file a scene names (or the network file an agent's `net` names): a
-    path relative to the lesson's folder that stays
-    inside it (no absolute path, no `..`, no symbolic link leading out). Lessons are
-    handed from one person to another: if one could name any file, checking it would
-    read whatever its reader may read (and a fault would show the file's first line),
-    and it would name files on its author's machine that its reader does not have.
-    Kept to its folder, a lesson and its records travel together, as a notebook and
-    the files beside it do."""
-    if not isinstance(name, str) or not name.strip():
-        raise PlygroundError(f'{key} names a file in the lesson\'s folder, in quotes '
-                             f'({key} = "endgame.txt")')
-    relative = Path(name)
-    if relative.is_absolute() or ".." in relative.parts or name.startswith("~"):
-        raise PlygroundError(f"{key} {shown(name)}: a lesson's {key} is a file in the "
-                             "lesson's folder or below it, named relative to it "
-                             "(no absolute path, no ..)")
-    path = folder / relative
-    if not path.resolve().is_relative_to(folder.resolve()):
-        raise PlygroundError(f"{key} {shown(name)}: a symbolic link that leads out of "
-                             "the lesson's folder")
-    return path
-
-
-def net_beside(spec: str, folder: Path) -> str:
-    """`spec` with the network file its `net` setting names (the az agent's) as a file
-    of the lesson's folder, as a record is (record_beside: a lesson travels with its
-    files and reads no other). Raises PlygroundError."""
-    agent = parse_side(spec)
-    if agent is None or not agent.settings.get("net"):
-        return spec
-    path = record_beside(folder, agent.settings["net"], "net")
-    chosen = {name: agent.settings[name] for name in agent.given}
-    return type(agent)(**{**chosen, "net": str(path)}).spec
 
 
 def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
@@ -316,7 +286,7 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
                                     outside=(side,)))
                 continue
             try:
-                sides[which] = net_beside(side, folder)
+                sides[which] = files_beside(side, folder)
                 agent = parse_side(sides[which])
             except PlygroundError as error:
                 faults.append(fault(f"sides: {error}", "sides"))
@@ -340,7 +310,7 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
             else:
                 step, found = searched_step(step, folder, fault)
         if step is not None and step.action == "train" and game is not None:
-            step, found = trained_step(step, game, trust, fault)
+            step, found = trained_step(step, game, trust, folder, fault)
         faults.extend(found)
         if step is not None:
             steps.append(step)
@@ -353,23 +323,26 @@ def read_scene(table: Any, index: int, lines: Lines, name: str, folder: Path,
 
 
 def searched_step(step: Step, folder: Path, fault) -> tuple[Step | None, list[Fault]]:
-    """A search step whose agent's network file, if it names one, is the lesson's."""
+    """A search step whose agent's files, if it names any, are the lesson's."""
     try:
-        return replace(step, value=net_beside(step.value, folder)), []
+        return replace(step, value=files_beside(step.value, folder)), []
     except PlygroundError as error:
         return None, [fault(f"search: {error}", at=step.line)]
 
 
-def trained_step(step: Step, game: Game, trust: Trust, fault
+def trained_step(step: Step, game: Game, trust: Trust, folder: Path, fault
                  ) -> tuple[Step | None, list[Fault]]:
     """A train step checked against its scene's game: one it can learn, and an
-    opponent that plays it and that `trust` covers."""
+    opponent that plays it, that `trust` covers and whose files are the lesson's."""
     against = step.value.against
     outside = untrusted([against], trust) if against else []
     if outside:
         return None, [fault(f"train: against: {NeedsTrust(outside, 'the step')}",
                             at=step.line, outside=(against,))]
     try:
+        if against:
+            against = files_beside(against, folder)
+            step = replace(step, value=replace(step.value, against=against))
         check_trains(step.value, game)
     except PlygroundError as error:
         return None, [fault(f"train: {error}", at=step.line)]
@@ -420,10 +393,12 @@ def read_step(table: Any, line: int | None, fault) -> tuple[Step | None, list[Fa
 # --- playing a lesson through ----------------------------------------------------------
 
 
-def compile_lesson(lesson: Lesson, faults: list[Fault] | None = None) -> list[Slide]:
-    """Every slide of the lesson, its searches run. A step that cannot be done (an
-    illegal move, a step past the end of a search) adds a fault to `faults`; the scene
-    is checked on without it, up to a move that could not be played."""
+def compile_lesson(lesson: Lesson, faults: list[Fault] | None = None,
+                   progress: Callable[[Scene, Step], None] | None = None) -> list[Slide]:
+    """Every slide of the lesson, its searches run (`progress` told of each step first).
+    A step that cannot be done (an illegal move, a step past the end of a search) adds
+    a fault to `faults`; the scene is checked on without it, up to a move that could
+    not be played."""
     faults = [] if faults is None else faults
     name = shown(str(lesson.path))
     slides: list[Slide] = []
@@ -431,6 +406,8 @@ def compile_lesson(lesson: Lesson, faults: list[Fault] | None = None) -> list[Sl
         slide = Slide(scene, 0, scene.caption, scene.start)
         slides.append(slide)
         for number, step in enumerate(scene.steps, 1):
+            if progress is not None:
+                progress(scene, step)
             try:
                 slide = next_slide(slide, step, number)
             except PlygroundError as error:
@@ -558,12 +535,12 @@ def event_index(search: ShownSearch, where: int | str) -> int:
     raise PlygroundError(f"no {what} {after}{cap}")
 
 
-def played_through(path: str | Path, trust: Trust = False
+def played_through(path: str | Path, trust: Trust = False, progress=None
                    ) -> tuple[Lesson, list[Slide], list[Fault]]:
     """The lesson, its slides, and every fault found reading and playing it through,
-    in the order of their lines."""
+    in the order of their lines (`progress`: as compile_lesson's)."""
     lesson, faults = read_lesson(path, trust)
-    slides = compile_lesson(lesson, faults)
+    slides = compile_lesson(lesson, faults, progress)
     return lesson, slides, sorted(faults, key=lambda fault: fault.line or 0)
 
 

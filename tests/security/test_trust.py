@@ -256,9 +256,9 @@ def test_a_lesson_search_stops_at_the_step_modes_ceiling_and_says_so(tmp_path):
 
 
 def test_the_ceiling_caps_mcts_iterations_and_keeps_a_smaller_budget():
-    mcts = parse_agent("mcts:iterations=100000000")
+    mcts = parse_agent("mcts:iterations=10000000")
     budget, unit, ceiling = within_ceiling(mcts, mcts.budget())
-    assert (unit, budget.iterations) == ("iterations", ceiling) and ceiling < 100_000_000
+    assert (unit, budget.iterations) == ("iterations", ceiling) and ceiling < 10_000_000
     small = parse_agent("mcts:iterations=200")
     assert within_ceiling(small, small.budget())[0].iterations == 200
 

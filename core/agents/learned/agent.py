@@ -16,11 +16,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ...errors import PlygroundError, shown
+from ...errors import PlygroundError, shown, visible
+from ...ranges import LARGEST_EXPLORATION
 from ...rng import derive_seed
 from ...search.control import Budget
+from ...search.mcts import MAX_ITERATIONS
 from ...search.puct import DEFAULT_C, puct_search
-from ..base import SEED, TIME, Agent, Setting, Shows
+from ...game import game_entries
+from ..base import SEED, TIME, Agent, FileSetting, Setting, Shows
 
 DEFAULT_SIMS = 800
 
@@ -30,11 +33,21 @@ _LOADED: dict[tuple[str, str], tuple[tuple[int, int], Any, dict]] = {}
 
 def shipped_net(game) -> Path | None:
     """The network the game's registration ships (GameEntry.network), if any."""
-    ref = game.entry.network
+    return net_file(game.entry.network)
+
+
+def net_file(ref: str | None) -> Path | None:
+    """The file a registration's `package:path/in/package.npz` names."""
     if not ref:
         return None
     package, _, name = ref.partition(":")
     return Path(str(resources.files(package).joinpath(name)))
+
+
+def shipped_nets() -> list[Path]:
+    """Every network a game's registration ships: those a server offers its
+    visitors (core/agents/files.py)."""
+    return [path for entry in game_entries() if (path := net_file(entry.network))]
 
 
 def load_for(path: Path, game) -> tuple[Any, dict]:
@@ -54,8 +67,9 @@ def load_for(path: Path, game) -> tuple[Any, dict]:
         net, info = load_net(path, encoding=game.encoding())
         trained = info.get("game")
         if isinstance(trained, str) and trained != game.spec:
-            raise PlygroundError(f"{shown(str(path))} is a network for {trained}, not "
-                                 f"{game.spec}")
+            # the game its info names is the file's word: shown with its escapes
+            raise PlygroundError(f"{shown(str(path))} is a network for {visible(trained)}, "
+                                 f"not {game.spec}")
         _LOADED[key] = cached = version, net, info
     return cached[1], cached[2]
 
@@ -99,11 +113,13 @@ class AzAgent(Agent):
                    "the shipped one or net=FILE (plyground train az makes one)")
     settings_spec = (
         Setting("sims", int, DEFAULT_SIMS, "simulations per move (unless time is set); "
-                "0 plays the network's top move with no search", minimum=0),
+                "0 plays the network's top move with no search", minimum=0,
+                maximum=MAX_ITERATIONS),
         TIME,
-        Setting("c", float, DEFAULT_C, "exploration constant", minimum=0),
-        Setting("net", str, None, "network file (.npz; the game's shipped one if not "
-                "given)"),
+        Setting("c", float, DEFAULT_C, "exploration constant", minimum=0,
+                maximum=LARGEST_EXPLORATION),
+        FileSetting("net", str, None, "network file (.npz; the game's shipped one if "
+                    "not given)", offered=shipped_nets),
         SEED,
     )
     main_setting = "sims"
