@@ -21,15 +21,18 @@ from plyground.core import Game, PlygroundError, get_game
 from plyground.core.play.worker import Engine
 from plyground.core.records.history import History
 from plyground.core.catalogue import HUMAN
+from plyground.core.errors import visible
 from plyground.core.play.match import Match
 from plyground.core.records.record import GameRecord
 from plyground.core.rng import fresh_seed
-from plyground.core.trust import Trust, require_trust, untrusted
+from plyground.core.agents.ceilings import Ceilings, hold_searches
+from plyground.core.trust import Trust, served_agent, untrusted
 
 from .engine_update import ANALYSIS, REVIEW, SEARCH, EngineUpdate
 from .screens.game import GameScreen
 from .screens.setup import SetupScreen
-from .screens.trust import TrustScreen
+from .screens.trust import TrustScreen, not_run, refused_outright
+from .served_saves import MB, QUOTA_FILES, QUOTA_MB
 from .terminal import is_terminal, require_terminal
 from .themes import board_variable_defaults, load_themes
 
@@ -39,10 +42,18 @@ DEFAULT_THEME = "plyground-dark"
 @dataclass(frozen=True)
 class ServedLimits:
     """What a visitor of `plyground serve` may do: play only the outside agents the
-    server's user named (`serve --allow-agent`), and save only inside one folder."""
+    server's user named (`serve --allow-agent`), save only inside a folder of its own
+    up to a quota, and change nothing else of the server's (its game history is read,
+    never written)."""
 
     allowed_agents: tuple[str, ...] = ()
     save_dir: Path | None = None
+    # save_dir is the server's save folder: each visitor saves in a folder of its own
+    # inside it, at most this many files and bytes (tui/served_saves.py).
+    save_quota_files: int = QUOTA_FILES
+    save_quota_bytes: int = QUOTA_MB * MB
+    # the most one search of a visitor's may take (serve --max-time, --max-nodes, ...)
+    ceilings: Ceilings = Ceilings()
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,8 @@ class PlygroundApp(App):
         headless (snapshot tests), it draws nowhere and needs none."""
         if not kwargs.get("headless"):
             require_terminal()
+        if self.served is not None:  # its search processes, started later, too
+            hold_searches(self.served.ceilings)
         return super().run(*args, **kwargs)
 
     def on_mount(self) -> None:
@@ -139,8 +152,8 @@ class PlygroundApp(App):
                 self.start_match(game_id, sides, start.position, options, self.seed)
                 return
             except PlygroundError as error:  # the CLI checks first; say it all the same
-                self.notify(str(error), title="Cannot start that game", severity="error",
-                            markup=False)
+                self.notify(visible(str(error)), title="Cannot start that game",
+                            severity="error", markup=False)
                 game_id = options = None
         self.push_screen(SetupScreen(game_id, sides, options, self.seed))
 
@@ -207,20 +220,41 @@ class PlygroundApp(App):
         plyground runs only if the user says so here (or passed --trust-agents); a
         served app never asks its visitor, and plays such a side by hand."""
         outside = untrusted(record.players, self.record_trust())
-        if outside and self.served is None:
-            self.push_screen(TrustScreen("This game record", outside),
-                             lambda yes: self.show_record(record, history_id, replacing,
-                                                          [] if yes else outside))
+        if self.served is not None:  # and what the server lets no visitor play
+            outside += self.refused_here(record.players, outside)
+        # a spec that could hide text is never asked about: it is refused outright
+        hidden, asked = refused_outright(outside)
+        if asked and self.served is None:
+            self.push_screen(TrustScreen("This game record", asked),
+                             lambda yes: self.show_record(
+                                 record, history_id, replacing,
+                                 hidden + ([] if yes else asked)))
             return
         self.show_record(record, history_id, replacing, outside)
 
     def check_choice(self, spec: str) -> None:
-        """Raise NeedsTrust for a side chosen in the app that the app may not run: any
-        agent is the user's own choice in the user's own app, but a visitor of a served
-        app plays only what the server's user allowed."""
+        """Raise a PlygroundError for a side chosen in the app that the app may not
+        run: any agent is the user's own choice in the user's own app, but a visitor of
+        a served app plays only what the server's user allowed, as written, under the
+        served ceilings and naming only files the server offers (core/trust.py)."""
         if self.served is not None:
-            require_trust([spec], self.served.allowed_agents, "this",
-                          "only the server's `plyground serve --allow-agent` allows it")
+            served = self.served
+            served_agent(spec, served.allowed_agents, served.save_dir, served.ceilings)
+
+    def refused_here(self, specs, refused: list[tuple[str, str]]
+                     ) -> list[tuple[str, str]]:
+        """(spec, why) for each of `specs` not yet `refused` that a visitor of this
+        served app may not play (check_choice)."""
+        found, seen = [], {spec for spec, _ in refused}
+        for spec in specs:
+            if spec in seen:
+                continue
+            try:
+                self.check_choice(spec)
+            except PlygroundError as error:
+                found.append((spec, str(error)))
+                seen.add(spec)
+        return found
 
     def record_trust(self) -> Trust:
         """The agents from outside that a record opened here may run without asking:
@@ -238,13 +272,12 @@ class PlygroundApp(App):
             specs = {spec for spec, _ in refused}
             record = replace(record, players=tuple(HUMAN if spec in specs else spec
                                                    for spec in record.players))
-            self.notify(f"Not run: {', '.join(sorted(specs))}. Those sides are played "
-                        "by hand here.", title="Players replaced", severity="warning",
-                        markup=False)
+            self.notify(not_run(sorted(specs)), title="Players replaced",
+                        severity="warning", markup=False)
         try:
             match = record.match(trust=True)  # (what is left was trusted above)
         except PlygroundError as error:
-            self.notify(f"{error}: its sides are played by humans here.",
+            self.notify(f"{visible(str(error))}: its sides are played by humans here.",
                         title="Players replaced", severity="warning", markup=False)
             record = replace(record, players=(HUMAN, HUMAN))
             match = record.match()
@@ -276,8 +309,8 @@ class PlygroundApp(App):
             with History() as history:
                 record = history.get(history_id)
         except PlygroundError as error:
-            self.notify(str(error), severity="error", title="Cannot open that game",
-                        markup=False)
+            self.notify(visible(str(error)), severity="error",
+                        title="Cannot open that game", markup=False)
             return
         if replacing is not None:
             replacing.leave_for_another_game()

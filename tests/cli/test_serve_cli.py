@@ -33,9 +33,11 @@ def servers(monkeypatch, tmp_path):
     monkeypatch.setenv("PLYGROUND_HOME", str(tmp_path))
 
     class FakeServer:
-        def __init__(self, command, *, host, port, title, max_sessions, public, notes):
+        def __init__(self, command, *, host, port, title, max_sessions, public, notes,
+                     idle, memory):
             self.settings = dict(command=command, host=host, port=port, title=title,
-                                 max_sessions=max_sessions, public=public, notes=notes)
+                                 max_sessions=max_sessions, public=public, notes=notes,
+                                 idle=idle, memory=memory)
 
         def serve(self):
             """As a visitor would, saves a game when the test asks for one."""
@@ -74,12 +76,20 @@ def test_it_serves_the_app_on_127_0_0_1_by_default(servers, tmp_path):
     [settings] = servers
     assert settings["host"] == "127.0.0.1" and settings["port"] == 8000
     assert settings["max_sessions"] == 4 and settings["public"] is False
+    assert settings["idle"] == 30 * 60 and settings["memory"] == 1 << 30
     [save_dir] = option(settings["command"], "--served-save-dir")
     assert Path(save_dir).parent == tmp_path / "served" and settings["folder_existed"]
     assert not Path(save_dir).exists()  # nothing saved: not left behind
     assert shlex.split(settings["command"]) == [
         sys.executable, "-m", "plyground", "--served", "--served-save-dir", save_dir]
     assert result.stderr == ""
+
+
+def test_the_memory_ceiling_and_idle_time_reach_the_server(servers):
+    assert invoke("--max-memory", "512M", "--idle", "0.5").exit_code == 0
+    [settings] = servers
+    assert settings["memory"] == 512 << 20 and settings["idle"] == 30
+    assert any("512 MiB" in note and "0.5 minutes" in note for note in settings["notes"])
 
 
 def test_each_start_saves_into_a_new_folder(servers):
@@ -126,11 +136,12 @@ def test_a_lesson_is_served_in_presentation_mode_and_checked_first(servers, tmp_
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--port", "0"), "a port is a number from 1 to 65535"),
-    (("--port", "70000"), "a port is a number from 1 to 65535"),
+    (("--port", "0"), "'--port': Input should be greater than or equal to 1"),
+    (("--port", "70000"), "'--port': Input should be less than or equal to 65535"),
     (("--host", "no.such.host.invalid"), "not an address of this machine"),
     (("--lesson", "nosuch"), "no lesson file 'nosuch'"),
-    (("--max-sessions", "0"), "--max-sessions 0: at least 1"),
+    (("--max-sessions", "0"), "'--max-sessions': Input should be greater than or"),
+    (("--idle", "inf"), "'--idle': Input should be less than or equal to 1440"),
     (("--allow-agent", "nosuch:depth=2"), "--allow-agent 'nosuch:depth=2': "),
     (("--allow-agent", "mcts:depth=2"), "--allow-agent 'mcts:depth=2': "),
     (("--save-dir", "/dev/null/x"), "--save-dir: cannot use /dev/null/x")])

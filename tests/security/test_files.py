@@ -273,6 +273,8 @@ async def test_the_save_dialog_asks_before_replacing_and_never_replaces_a_link(t
 
 
 async def test_a_served_save_dialog_writes_only_in_its_save_folder(tmp_path):
+    """Its visitor's own folder inside the server's (tests/security/test_served_visitor.py
+    has the rest: one folder a visitor, and the quota)."""
     saves, elsewhere = tmp_path / "saves", tmp_path / "elsewhere"
     saves.mkdir()
     elsewhere.mkdir()
@@ -283,13 +285,16 @@ async def test_a_served_save_dialog_writes_only_in_its_save_folder(tmp_path):
         await pilot.pause()
         await pilot.press("w")
         await wait_until(pilot, lambda: isinstance(app.screen, SaveScreen))
-        assert app.screen.query_one("#save-path").value.startswith(f"{saves}/connect4-")
-        for outside in (str(elsewhere / "x.txt"), "../elsewhere/x.txt", "sneaky/x.txt",
-                        "/etc/x.txt"):
+        own = app.visitor_folder
+        assert own.parent == saves and own.name.startswith("session-")
+        assert app.screen.query_one("#save-path").value.startswith(f"{own}/connect4-")
+        (own / "sneaky").symlink_to(elsewhere)
+        for outside in (str(elsewhere / "x.txt"), "../../elsewhere/x.txt", "sneaky/x.txt",
+                        "../sneaky/x.txt", "../x.txt", "/etc/x.txt"):
             said = await save_as(pilot, app, outside)
-            assert said == f"Games are saved in {saves} only: give a file name in it."
+            assert said == f"Games are saved in {own} only: give a file name in it."
         assert await save_as(pilot, app, "mine.txt") == ""
-    assert list(elsewhere.iterdir()) == [] and (saves / "mine.txt").is_file()
+    assert list(elsewhere.iterdir()) == [] and (own / "mine.txt").is_file()
 
 
 def test_a_name_with_a_nul_character_is_one_line_for_reading_and_writing(tmp_path):

@@ -229,6 +229,11 @@ def test_one_more_session_than_max_sessions_is_told_the_server_is_full(tmp_path)
         assert full in said and "--max-sessions" in said
         assert len(apps) == 1
         assert status == 503 and full in text
+        printed = (tmp_path / "serve.out").read_text().splitlines()
+        assert "session 1 started for 127.0.0.1 (1 of 1 open: the server is full)" \
+            in printed
+        assert "a visitor from 127.0.0.1 was turned away: the server is full (1 of 1 " \
+            "sessions open)" in printed
         # the first session's end frees its place
         deadline = time.monotonic() + WAIT_SECONDS
         while ask(get(page))[0] != 200:
@@ -243,13 +248,16 @@ def test_ctrl_c_while_a_visitor_plays_ends_all_of_it_cleanly(tmp_path):
             async with aiohttp.ClientSession() as session:
                 websocket, _ = await first_screen(
                     session, f"{server.base}/ws/{server.token}", Origin=server.base)
+                apps = server.apps()
                 os.kill(server.process.pid, signal.SIGINT)
                 while server.process.poll() is None:
                     await asyncio.sleep(0.05)
                 await websocket.close()
+                return apps
 
-        ask(interrupt())
+        apps = ask(interrupt())
         assert server.process.returncode == 0
+        assert len(apps) == 1 and still_running(apps) == []
         assert still_running(in_session(server.process.pid)) == []
         assert "Traceback" not in (tmp_path / "serve.out").read_text()
 

@@ -14,8 +14,10 @@ import typer
 from typer.core import TyperGroup
 
 from plyground.core import PlygroundError
+from plyground.core.errors import visible
 
 from ..exit_codes import INTERRUPTED, USAGE_ERROR
+from ..served_saves import MB, QUOTA_FILES, QUOTA_MB
 from .play import launch
 
 
@@ -33,7 +35,8 @@ class OneLineErrors(TyperGroup):
             # typer vendors click: its UsageError / BadParameter are TyperExceptions.
             message = (error.format_message() if isinstance(error, typer.TyperException)
                        else str(error))
-            print("error: " + " ".join(message.split()), file=sys.stderr)
+            # a message may quote a file, a net or an engine: its escapes are shown
+            print("error: " + visible(" ".join(message.split())), file=sys.stderr)
             sys.exit(USAGE_ERROR)
         sys.exit(code if isinstance(code, int) else 0)
 
@@ -60,6 +63,18 @@ app = typer.Typer(cls=OneLineErrors, add_completion=False,
                   pretty_exceptions_show_locals=False)
 
 
+def hold_to(text: str | None):
+    """The served ceilings `serve` passed (its defaults if none): the app holds its
+    searches to them (core/agents/ceilings.py)."""
+    from plyground.core.agents.ceilings import Ceilings
+
+    try:
+        return Ceilings.from_text(text) if text else Ceilings()
+    except ValueError:
+        raise PlygroundError(f"--served-ceilings {text!r}: not ceilings as "
+                             "`plyground serve` writes them") from None
+
+
 @app.callback(invoke_without_command=True)
 def setup(
     ctx: typer.Context,
@@ -68,6 +83,12 @@ def setup(
         "--served-allow-agent", hidden=True)] = None,
     served_save_dir: Annotated[Optional[Path], typer.Option(
         "--served-save-dir", hidden=True)] = None,
+    served_quota_files: Annotated[int, typer.Option(
+        "--served-save-quota-files", hidden=True, min=1, max=100_000)] = QUOTA_FILES,
+    served_quota_mb: Annotated[int, typer.Option(
+        "--served-save-quota-mb", hidden=True, min=1, max=100_000)] = QUOTA_MB,
+    served_ceilings: Annotated[Optional[str], typer.Option(
+        "--served-ceilings", hidden=True)] = None,
 ) -> None:
     """A terminal workbench for game-playing AI.
 
@@ -77,6 +98,9 @@ def setup(
         from plyground.tui import app as tui_app  # Textual: only for the app
 
         tui_app.SERVED = tui_app.ServedLimits(tuple(served_agents or ()),
-                                              served_save_dir)
+                                              served_save_dir,
+                                              save_quota_files=served_quota_files,
+                                              save_quota_bytes=served_quota_mb * MB,
+                                              ceilings=hold_to(served_ceilings))
     if ctx.invoked_subcommand is None:
         launch()

@@ -31,8 +31,11 @@ class GameHistory:
 
     def keep(self, left: bool = False) -> None:
         """Keep the game (finished, saved, or left with moves played) in the game
-        history: added once, then updated (a take-back and a new ending, variations)."""
+        history: added once, then updated (a take-back and a new ending, variations).
+        A served app keeps nothing: the history is the server's, not its visitor's."""
         screen = self.screen
+        if getattr(screen.app, "served", None) is not None:
+            return
         if not screen.match.moves and screen.match.outcome is None \
                 and not screen.game_tree.root.children:
             return

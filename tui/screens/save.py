@@ -2,7 +2,9 @@
 file is written atomically, and a failure is said in the dialog, which stays open.
 An existing file is replaced only when Save is pressed a second time for it; a
 symbolic link never (write_atomically). A served app (`plyground serve`) saves only
-inside its save folder: its visitor must not write where the server's user can."""
+inside its visitor's own folder in the server's save folder, and only up to the
+server's quota (tui/served_saves.py): its visitor must not write where the server's
+user or another visitor can, nor fill the server's disk."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,9 +14,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
+from plyground.core import PlygroundError
 from plyground.core.paths import NotReplaced, write_atomically
 from plyground.core.records.record import GameRecord, format_record
 
+from ..served_saves import OverQuota, check_quota, visitor_folder
 from .dialog import Dialog
 
 
@@ -40,8 +44,15 @@ class SaveScreen(Dialog):
 
     @property
     def save_dir(self) -> Path | None:
-        """The one folder a served app may write in (None: not served, or none)."""
-        return self.app.served.save_dir if self.served else None
+        """The one folder a served app may write in: its visitor's own, inside the
+        server's save folder, made at the first save dialog (None: not served, or no
+        folder to save in)."""
+        if not self.served or self.app.served.save_dir is None:
+            return None
+        try:
+            return visitor_folder(self.app)
+        except PlygroundError:
+            return None
 
     def compose(self) -> ComposeResult:
         if self.save_dir is not None:
@@ -86,8 +97,16 @@ class SaveScreen(Dialog):
             error.update(Text(f"{path} is a folder: give a file name in it."))
             return
         overwrite = self.replacing == path
+        content = format_record(self.record)
         try:
-            write_atomically(path, format_record(self.record), overwrite=overwrite)
+            if self.save_dir is not None:
+                limits = self.app.served
+                check_quota(self.save_dir, path, len(content.encode()),
+                            limits.save_quota_files, limits.save_quota_bytes)
+            write_atomically(path, content, overwrite=overwrite)
+        except OverQuota as refused:
+            error.update(Text(str(refused)))
+            return
         except NotReplaced as refused:
             self.replacing = None if refused.symlink else path
             error.update(Text(f"{refused}." if refused.symlink else
