@@ -18,6 +18,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from plyground.core.errors import visible
+
 
 def cli_table(*headers: str) -> Table:
     """A table with a rule under its headers and two spaces between its columns (no
@@ -45,8 +47,8 @@ class Spec:
     column folds."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.parts = [part for part in re.findall(r"[^/:]*[/:]?", text) if part]
+        self.text = visible(text)  # a spec may be a record's or a run's: escapes shown
+        self.parts = [part for part in re.findall(r"[^/:]*[/:]?", self.text) if part]
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(max(map(len, self.parts), default=0), len(self.text))

@@ -31,7 +31,8 @@ import threading
 import time
 from typing import Any
 
-from ..errors import AgentFault, BadSetting
+from ..errors import AgentFault, BadSetting, visible
+from ..ranges import DEEPEST, LONGEST_MOVE, MOST_NODES, SHORTEST_MOVE
 from ..search.control import Budget, SearchControl, SearchStopped
 from .base import Agent, MEM, Setting, Shows, name_values, split_settings
 from .box import DEFAULT_MEMORY, end_group
@@ -139,6 +140,16 @@ except ImportError:  # pragma: no cover
     pass
 
 
+def cmd_setting(settings: str) -> str | None:
+    """The `cmd` in an engine's settings text (None if there is none), read without
+    making the agent; BadSetting if the text cannot be split into settings."""
+    for item in split_settings(settings):
+        name, _, value = item.partition("=")
+        if name.strip() == "cmd":
+            return value.strip()
+    return None
+
+
 class EngineAgent(Agent):
     """A program in any language, played through the engine protocol."""
 
@@ -148,9 +159,12 @@ class EngineAgent(Agent):
     settings_spec = (
         Setting("cmd", str, None, "the command that starts the engine, e.g. "
                 "\"./mybot --fast\" (required)"),
-        Setting("time", float, 1.0, "seconds per move", minimum=0.001),
-        Setting("depth", int, None, "the deepest search, passed on in `go`", minimum=1),
-        Setting("nodes", int, None, "a node limit, passed on in `go`", minimum=1),
+        Setting("time", float, 1.0, "seconds per move", minimum=SHORTEST_MOVE,
+                maximum=LONGEST_MOVE),
+        Setting("depth", int, None, "the deepest search, passed on in `go`", minimum=1,
+                maximum=DEEPEST),
+        Setting("nodes", int, None, "a node limit, passed on in `go`", minimum=1,
+                maximum=MOST_NODES),
         Setting("options", str, None, "the engine's own options, e.g. "
                 "\"hash=64 level=3\""),
         MEM,
@@ -172,17 +186,25 @@ class EngineAgent(Agent):
     def outside_code(cls, settings: str) -> str:
         """The command line its `cmd` starts, as a shell would read it."""
         try:
-            items = split_settings(settings)
+            cmd = cmd_setting(settings)
         except BadSetting:
             return f"the command in {settings!r}"
-        for item in items:
-            name, _, value = item.partition("=")
-            if name.strip() == "cmd":
-                try:
-                    return f"the command {shlex.join(split_command(value.strip()))}"
-                except BadSetting:
-                    return f"the command {value.strip()!r}"
-        return "a command (no cmd given)"
+        if cmd is None:
+            return "a command (no cmd given)"
+        try:
+            return f"the command {shlex.join(split_command(cmd))}"
+        except BadSetting:
+            return f"the command {cmd!r}"
+
+    @classmethod
+    def command_words(cls, settings: str) -> list[str] | None:
+        """The program and each argument its `cmd` starts, as they are passed to it
+        (the consent dialog shows one a line); None if there is no such command."""
+        try:
+            cmd = cmd_setting(settings)
+            return None if cmd is None else split_command(cmd) or None
+        except BadSetting:
+            return None
 
     @classmethod
     def menu_choices(cls) -> list[tuple[str, str]]:
@@ -191,8 +213,10 @@ class EngineAgent(Agent):
 
     @property
     def label(self) -> str:
-        """The engine's own name, e.g. `Carol (engine, 1s)`."""
-        return f"{engine_name(self.settings['cmd'])} (engine, {self.settings['time']:g}s)"
+        """The engine's own name, e.g. `Carol (engine, 1s)`: the engine said it, so it
+        is shown with its escapes (`\\x1b`), never as terminal codes."""
+        return (f"{visible(engine_name(self.settings['cmd']))} "
+                f"(engine, {self.settings['time']:g}s)")
 
     def budget(self) -> Budget:
         return Budget(time=self.settings["time"], depth=self.settings["depth"],

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from plyground.core.agents.base import Agent
 from plyground.core import Game, PlygroundError, State, parse_game
-from plyground.core.errors import AgentFault
+from plyground.core.errors import AgentFault, visible
 from plyground.core.fast import warm_up
 from plyground.core.play.isolation import Isolation
 from plyground.core.play.match import forfeit_outcome, seeded
@@ -102,7 +102,8 @@ def demo(
             outcome = forfeit_outcome(state, fault)
             if not quiet:
                 console.print()
-            console.print(Text.assemble((f"{state.ply + 1}. ", "bold"), outcome.reason),
+            console.print(Text.assemble((f"{state.ply + 1}. ", "bold"),
+                                        visible(outcome.reason)),
                           soft_wrap=True)  # one line, for whoever reads the output
         except KeyboardInterrupt:
             if played:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -14,35 +15,51 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from plyground.core import PlygroundError, parse_game
-from plyground.core.records.history import History
+from plyground.core.errors import visible
+from plyground.core.records.history import History, history_path
+from plyground.core.records.repair import is_damaged, keep_copy, rebuild, steps_by_hand
 from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, write_atomically
 from plyground.core.records.record import (HEADER, GameRecord, RecordError, load_record,
                                            parse_record)
 
 from ..exit_codes import USAGE_ERROR
 from ..tables import Spec, cli_table, number_column, text_column
-from .options import Force, refusal
+from .options import ID_RANGE, Force, refusal
 
 games_app = typer.Typer()
 
 
 @games_app.callback(invoke_without_command=True)
 def games(ctx: typer.Context) -> None:
-    """The history of games played: list, show, export, import records.
+    """The history of games played: list, show, export, import records; repair.
 
     demo, match, tournament and sprt store each game they play (unless
     --no-history) in history.sqlite3 in the data folder: $PLYGROUND_HOME,
-    else ~/.local/share/plyground.
+    else ~/.local/share/plyground. A history SQLite finds damaged takes no
+    more games until `plyground games repair` rebuilds it.
     """
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
 
 
+def checked_history() -> History:
+    """The history, checked by SQLite's quick_check first: a damaged one is one line
+    that names `games repair` (and takes no more games)."""
+    history = History()
+    try:
+        history.check()
+    except BaseException:
+        history.close()
+        raise
+    return history
+
+
 GameId = Annotated[int, typer.Argument(metavar="ID", help="the game's id, as "
                                        "`plyground games list` shows it",
-                                       show_default=False)]
+                                       show_default=False, **ID_RANGE)]
 AsJson = Annotated[bool, typer.Option("--json", help="print JSON instead")]
 
 
@@ -58,13 +75,13 @@ def list_games(
         help="only this result: 1-0, 0-1, 1/2-1/2, * or first, second, draw, "
              "unfinished", show_default=False)] = None,
     limit: Annotated[Optional[int], typer.Option(
-        min=1, help="at most this many games", show_default=False)] = None,
+        **ID_RANGE, help="at most this many games", show_default=False)] = None,
     as_json: AsJson = False,
 ) -> None:
     """List the games in the history, newest first."""
     if game is not None:
         parse_game(game)  # an unknown game is an error here too, not an empty list
-    with History() as history:
+    with checked_history() as history:
         games = history.list(game=game, agent=agent, result=result, limit=limit)
     if as_json:
         typer.echo(json.dumps([asdict(summary) for summary in games], indent=2))
@@ -80,10 +97,11 @@ def list_games(
     table.add_column("result", no_wrap=True)
     number_column(table, "moves")
     table.add_column("source", no_wrap=True)
-    for summary in games:
-        table.add_row(str(summary.id), summary.date.replace("T", " ")[:16],
+    for summary in games:  # text from records: escapes shown, no markup read (Text)
+        table.add_row(str(summary.id), Text(visible(summary.date.replace("T", " ")[:16])),
                       Spec(summary.game), Spec(summary.first), Spec(summary.second),
-                      summary.result, str(summary.moves), summary.source)
+                      Text(visible(summary.result)),
+                      str(summary.moves), Text(visible(summary.source)))
     console = Console(highlight=False)
     if not console.is_terminal:  # a file or a pipe: no need to fold the specs
         console.width = max(console.width, 160)
@@ -93,11 +111,11 @@ def list_games(
 @games_app.command("show")
 def show_game(id: GameId, as_json: AsJson = False) -> None:
     """Print a game's record (with --json: its headers and moves)."""
-    with History() as history:
+    with checked_history() as history:
         text = history.text(id)
         source = history.summary(id).source
     if not as_json:
-        typer.echo(text, nl=False)
+        typer.echo(visible(text, lines=True), nl=False)  # (JSON escapes them itself)
         return
     record = parse_record(text, source=f"game {id} of the history")
     typer.echo(json.dumps({"id": id, "source": source, "headers": headers_of(text),
@@ -129,11 +147,13 @@ def export_game(
     """Print a game's record, or write it to a file.
 
     An existing FILE is replaced only with --force; a symbolic link never.
+    Printed, a control character in the record is shown as its escape (\\x1b);
+    written to FILE, the record is kept as it is.
     """
-    with History() as history:
+    with checked_history() as history:
         text = history.text(id)
-    if out is None:
-        typer.echo(text, nl=False)
+    if out is None:  # a terminal, or a pipe to one: the record's escapes shown
+        typer.echo(visible(text, lines=True), nl=False)
         return
     try:
         write_atomically(out, text, overwrite=force)
@@ -158,13 +178,13 @@ def import_games(
     imported, and the exit code is 2.
     """
     imported, failed = [], []
-    with History() as history:
+    with checked_history() as history:
         for file in files:
             try:
                 ids = history.add_all(read_records(file), "import")
             except RecordError as error:
                 failed.append({"file": str(file), "error": str(error)})
-                print("error: " + " ".join(str(error).split()), file=sys.stderr)
+                print("error: " + visible(" ".join(str(error).split())), file=sys.stderr)
                 continue
             imported.append({"file": str(file), "ids": ids})
     if as_json:
@@ -172,7 +192,7 @@ def import_games(
     else:
         for entry in imported:
             ids = entry["ids"]
-            typer.echo(f"{entry['file']}: game{'' if len(ids) == 1 else 's'} "
+            typer.echo(f"{visible(entry['file'])}: game{'' if len(ids) == 1 else 's'} "
                        + ", ".join(map(str, ids)))
     if failed:
         raise typer.Exit(USAGE_ERROR)
@@ -206,3 +226,37 @@ def record_starts(lines: list[str]) -> list[int]:
             starts.append(index)
         in_moves = not header
     return starts
+
+
+@games_app.command("repair")
+def repair_history() -> None:
+    """Rebuild a damaged history from what can still be read of it.
+
+    The damaged file is kept first, beside it (history.damaged-DATE.sqlite3,
+    with its -wal and -shm files); the sqlite3 program's .recover then reads
+    what it can into a new history, which takes the old one's place. Without
+    the sqlite3 program, it says how to do it by hand. Run it while nothing
+    else (the app, a match) uses the history.
+    """
+    path = history_path()
+    if not path.is_file():
+        raise PlygroundError(f"there is no game history at {path}: nothing to repair")
+    if not is_damaged(path):
+        typer.echo(f"the game history {path} is not damaged (SQLite's quick_check finds "
+                   "nothing wrong): it is left as it is")
+        return
+    program = shutil.which("sqlite3")
+    try:
+        copy = keep_copy(path)
+    except OSError as error:
+        raise PlygroundError(f"cannot keep a copy of {path}, so it is left as it is: "
+                             f"{error.strerror or error}") from None
+    if program is None:
+        typer.echo("\n".join(steps_by_hand(path, copy)))
+        raise PlygroundError(f"the sqlite3 program is not installed, so {path} was not "
+                             f"rebuilt; the damaged file is kept as {copy}")
+    repaired = rebuild(path, program, copy)
+    left_out = (f", {repaired.left_out} unreadable row{'s' * (repaired.left_out > 1)} "
+                "left out") if repaired.left_out else ""
+    typer.echo(f"{repaired.games} games recovered into {path} (sqlite3 "
+               f"{repaired.method}{left_out}); the damaged file is kept as {repaired.copy}")

@@ -11,7 +11,7 @@ from plyground.core import Game, PlygroundError, State
 from plyground.core.game import Move, Outcome
 from plyground.core.paths import data_home
 from plyground.core.play.tournament import GameResult
-from plyground.core.errors import shown
+from plyground.core.errors import shown, visible
 from plyground.core.records.history import History, canonical_spec, played_record
 from plyground.core.records.runs import add_run_game, load_run
 
@@ -85,8 +85,9 @@ def run_params(resume: int | None, kind: str, game_spec: str | None, given: dict
     with History() as history:
         run = load_run(history, resume, kind)
     if game_spec is not None and canonical_spec(game_spec) != run.game:
-        raise PlygroundError(f"run {resume} plays {run.game}, not {game_spec.strip()}: "
-                             "leave the game out to resume it")
+        raise PlygroundError(f"run {resume} plays {visible(run.game)}, not "
+                             f"{visible(game_spec.strip())}: leave the game out to resume "
+                             "it")
     for name, value in given.items():
         if value is not None and value != run.params.get(name):
             label = (labels or {}).get(name, "--" + name.replace("_", "-"))

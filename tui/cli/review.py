@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 from rich.table import Table
 from rich.text import Text
 
+from plyground.core.errors import visible
+from plyground.core.ranges import LARGEST_ID
 from plyground.core.records.history import History
 from plyground.core.records.record import GameRecord, load_record
 from plyground.core.study.review import (CREDITED, GOOD_LOSS, INACCURACY_LOSS, LABELS,
@@ -35,10 +37,18 @@ CHART_WIDTH = 60  # a short game's plies spread over about this many columns
 def load_game(source: str) -> GameRecord:
     """The record in the file `source`, or the history's game of that number."""
     path = Path(source).expanduser()
-    if path.exists() or not source.strip().isdigit():
+    number = source.strip()
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long to be a file's, say
+        exists = False
+    if exists or not (number.isascii() and number.isdigit()):  # int() takes these
         return load_record(path)
+    digits = number.lstrip("0") or "0"
     with History() as history:
-        return history.get(int(source))
+        if len(digits) > 19 or int(digits) > LARGEST_ID:  # past any id SQLite holds
+            raise history.missing(digits)
+        return history.get(int(digits))
 
 
 def labels_help(review: Review) -> str:
@@ -99,14 +109,16 @@ def chart_lines(review: Review, available: int) -> list[str]:
 def print_review(record: GameRecord, review: Review) -> None:
     console = Console(highlight=False)
     game = review.game
-    players = ", ".join(f"{label} = {player}" for label, player
+    # the players, the result and its reason are the record's: escapes shown
+    players = ", ".join(f"{label} = {visible(player)}" for label, player
                         in zip(game.side_labels, record.players))
     console.print(Text(f"{game.title} ({game.spec}): {len(review.moves)} moves, "
-                       f"{players}, result {record.result}"
-                       + (f" ({record.reason})" if record.reason else "")))
+                       f"{players}, result {visible(record.result)}"
+                       + (f" ({visible(record.reason)})" if record.reason else "")))
     exact = "every label exact" if review.exact else \
         f"{sum(move.exact for move in review.moves)} of {len(review.moves)} labels exact"
-    console.print(Text(f"judged by {review.analyser}: {exact}; {review.elapsed:.1f} s"))
+    console.print(Text(f"judged by {visible(review.analyser)}: {exact}; "
+                       f"{review.elapsed:.1f} s"))
     console.print(Text(labels_help(review), style="dim"))
     if review.moves:
         console.print(moves_table(review))

@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from plyground.core.connect4.analysis import can_analyse
 from plyground.core.play.worker import EngineWarning
-from plyground.core.errors import IllegalMove
+from plyground.core.errors import IllegalMove, visible
 from plyground.core.records.tree import GameNode, GameTree
 from plyground.core.play.match import Match
 from plyground.core.search.events import MctsSnapshot
@@ -222,8 +222,10 @@ class GameScreen(Screen):
             self.timer = None
 
     def tell(self, message: str, severity: str = "information", title: str = "") -> None:
-        """A notification; plain text, since messages may quote the user's input."""
-        self.notify(message, severity=severity, title=title, markup=False)
+        """A notification; plain text, since messages may quote the user's input, and
+        with its escapes shown, since they may quote a record, an engine or a net."""
+        self.notify(visible(message, lines=True), severity=severity, title=title,
+                    markup=False)
 
     def refuse(self, reason: object) -> None:
         """A key or a move that cannot act now: why, in the status line (and a
@@ -237,7 +239,9 @@ class GameScreen(Screen):
 
     def set_status(self, message: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(Text(message), layout=False)  # fixed height: no relayout
+        # a Text (no markup read), its escapes shown: a reason may be a record's words
+        status.update(Text(visible(message, lines=True)),
+                      layout=False)  # fixed height: no relayout
         status.set_class(error, "error")
 
     # --- searching -----------------------------------------------------------------

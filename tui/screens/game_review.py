@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
                                         ReviewRequest)
+from plyground.core.errors import visible
 from plyground.core.study.review import ReviewProgress
 
 from ..widgets.review_panel import ReviewPanel
@@ -91,7 +92,7 @@ class GameReview:
                              f"by {review.analyser} ({exact}). {panel.border_title}.")
         elif isinstance(update, EngineFailed):
             self.review_id = None
-            reason = update.message.splitlines()[0]
+            reason = visible(update.message.splitlines()[0])  # may quote an engine
             panel.failed(reason)
             self.screen.tell(reason, title="Review failed", severity="error")
 

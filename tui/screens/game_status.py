@@ -8,6 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from plyground.core.errors import visible
+
 from .result import sentence
 
 
@@ -32,7 +34,7 @@ class GameStatus:
         flags = [flag for flag, on in (("paused", screen.paused and match.watching),
                                        ("trace on", screen.trace_mode)) if on]
         text = Text(f"{game.title}   ", style="bold")
-        text.append(sides)
+        text.append(visible(sides))  # an engine names itself: its escapes shown
         if match.seed is not None:  # to replay the game: play --seed, or Seed
             text.append(f"   seed {match.seed}", style="dim")
         if flags:

@@ -3,7 +3,11 @@ filtered by game, player and result as the filters change. Enter or a click on a
 dismisses the screen with that game's id (Esc: None); the caller opens it with
 `History().get(id)`. `d` deletes a game after a confirmation. A history that cannot
 be read (a file that is no database, one from a newer plyground) is said on the
-screen, never as a traceback."""
+screen, never as a traceback.
+
+Served (`plyground serve`), the screen is read-only: the history is the server's user's,
+and a visitor changes nothing of it. It lists and opens the server's games; `d` deletes
+nothing and says so, and a history that does not exist is not made."""
 from __future__ import annotations
 
 from rich.text import Text
@@ -16,8 +20,9 @@ from textual.timer import Timer
 from textual.widgets import Button, DataTable, Footer, Input, Select, Static
 
 from plyground.core import PlygroundError
+from plyground.core.errors import visible
 from plyground.core.game import game_entries
-from plyground.core.records.history import GameSummary, History
+from plyground.core.records.history import GameSummary, History, history_path
 
 from .dialog import Dialog
 
@@ -30,6 +35,10 @@ SHOWN_RESULTS = {"1/2-1/2": "½-½"}
 EMPTY = ("No games yet: finished games are kept here, and games left with moves played "
          "(a new game, Esc, quit); so are those of `plyground demo`, `match` and "
          "`tournament`.")
+SERVED_EMPTY = ("No games in this server's history. The games played here are not kept "
+                "in it: save one with w.")
+READ_ONLY = ("The games are read-only here: this app is served, and the history is the "
+             "server's. Nothing was deleted.")
 HEADERS = ("date", "game", "first", "second", "result", "moves", "source")
 IN_PROGRESS = "… in progress"
 FLEXIBLE = ("game", "first", "second", "result")  # cut with … when the screen is narrow
@@ -63,10 +72,12 @@ def result_cell(summary: GameSummary, playing: bool = False) -> str:
 
 
 def cells(summary: GameSummary, wide: bool, playing: bool = False) -> dict[str, str]:
-    return {"date": short_date(summary.date, wide), "game": summary.game,
-            "first": summary.first, "second": summary.second,
-            "result": result_cell(summary, playing), "moves": str(summary.moves),
-            "source": summary.source}
+    """The row's text, each cell from the record with its escapes shown (visible)."""
+    return {"date": visible(short_date(summary.date, wide)),
+            "game": visible(summary.game), "first": visible(summary.first),
+            "second": visible(summary.second),
+            "result": visible(result_cell(summary, playing)),
+            "moves": str(summary.moves), "source": visible(summary.source)}
 
 
 def widths(rows: list[dict[str, str]], width: int) -> dict[str, int]:
@@ -87,13 +98,14 @@ def cut(text: str, width: int) -> str:
 
 
 def detail(summary: GameSummary, playing: bool = False) -> Text:
-    """The highlighted game in full, whatever the table had to cut."""
+    """The highlighted game in full, whatever the table had to cut (the record's text
+    with its escapes shown)."""
     text = Text()
     text.append(f"Game {summary.id}", style="bold")
     result = IN_PROGRESS if playing else f"{summary.result} {summary.reason}"
-    text.append(f" · {summary.game} · {summary.first} vs {summary.second} · "
-                f"{result} · {summary.moves} moves · "
-                f"{summary.source} · {summary.date.replace('T', ' ')}".replace("  ", " "))
+    text.append(visible(f" · {summary.game} · {summary.first} vs {summary.second} · "
+                        f"{result} · {summary.moves} moves · {summary.source} · "
+                        f"{summary.date.replace('T', ' ')}".replace("  ", " ")))
     return text
 
 
@@ -155,6 +167,8 @@ class GamesScreen(Screen[int | None]):
     BINDINGS = [
         Binding("escape", "leave", "Back"),
         Binding("d,delete", "delete", "Delete", key_display="d"),
+        # Served, `delete` is off and the same keys only say why (shown nowhere).
+        Binding("d,delete", "read_only", show=False),
     ]
 
     def __init__(self, playing: int | None = None) -> None:
@@ -178,8 +192,17 @@ class GamesScreen(Screen[int | None]):
         yield Static(id="games-detail")
         yield Footer()
 
+    @property
+    def served(self) -> bool:
+        return getattr(self.app, "served", None) is not None
+
     def on_mount(self) -> None:
         try:
+            if self.served and not history_path().exists():
+                self.say(SERVED_EMPTY)  # (a history opened is made: not the visitor's)
+                self.query_one(GameTable).display = False
+                self.focus_table()
+                return
             self.history = History()
         except PlygroundError as error:
             self.fail(error)
@@ -215,7 +238,7 @@ class GamesScreen(Screen[int | None]):
         self.query_one(GameTable).display = bool(games)  # else the message says why
         filtered = any(self.filters().values())
         if not games:
-            self.say(EMPTY if total == 0 else
+            self.say((SERVED_EMPTY if self.served else EMPTY) if total == 0 else
                      f"No games match these filters ({total} in the history).")
         elif len(games) > SHOWN:
             self.say(f"The newest {SHOWN} games{' that match' if filtered else ''} "
@@ -313,14 +336,22 @@ class GamesScreen(Screen[int | None]):
         self.dismiss(int(event.row_key.value))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "delete" and not self.games:
-            return False  # nothing to delete: not in the footer
+        if action == "delete" and (not self.games or self.served):
+            return False  # nothing to delete, or not the visitor's: not in the footer
+        if action == "read_only":
+            return self.served
         return True
 
     def action_leave(self) -> None:
         self.dismiss(None)
 
+    def action_read_only(self) -> None:
+        self.say(READ_ONLY, error=True)
+
     def action_delete(self) -> None:
+        if self.served:
+            self.action_read_only()
+            return
         summary = self.chosen()
         if summary is None or self.history is None:
             return

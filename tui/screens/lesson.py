@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from plyground.core.errors import visible
 from plyground.core.study.lesson import Lesson, Slide
 
 from plyground.core.study.lesson_train import TrainingRun
@@ -109,10 +110,11 @@ class LessonScreen(Screen):
         scene = slide.scene
         scenes = self.lesson.scenes
         steps = len(scene.steps)
-        title = Text(self.lesson.title, style="bold")
+        # the titles and the caption are the lesson file's words: escapes shown
+        title = Text(visible(self.lesson.title), style="bold")
         title.append(f"  ·  scene {scene.number} of {len(scenes)}")
         if scene.title:
-            title.append(f": {scene.title}")
+            title.append(f": {visible(scene.title)}")
         title.append(f"  ·  step {slide.step} of {steps}" if slide.step else
                      "  ·  opening")
         title.append(f"  ·  slide {self.index + 1} of {len(self.slides)}",
@@ -120,7 +122,8 @@ class LessonScreen(Screen):
         self.query_one("#lesson-title", Static).update(title)
         self.show_board(slide)
         # rich's Markdown: drawn at once (Textual's Markdown widget updates later)
-        self.query_one("#caption", Static).update(Markdown(slide.caption))
+        self.query_one("#caption", Static).update(Markdown(visible(slide.caption,
+                                                                   lines=True)))
         self.show_search(slide)
         self.set_class(slide.training is not None, "-training")
         self.show_training()

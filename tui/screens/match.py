@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 
 from plyground.core import Game, PlygroundError
 from plyground.core.catalogue import HUMAN
+from plyground.core.errors import visible
 from plyground.core.play.openings import shipped_suites
 from plyground.core.play.sprt import MODELS, SPRT
 from plyground.core.play.tournament import local_pool
@@ -231,8 +232,9 @@ class MatchScreen(Screen):
             return
         error.update("")
         self.query_one("#finished", GameTable).clear()
+        # A served app's visitor writes nothing into the server's history.
         driver = ArenaDriver(plan, lambda view: self.post_message(ArenaUpdate(driver, view)),
-                             self.pool)
+                             self.pool, keep=getattr(self.app, "served", None) is None)
         self.driver = driver
         self.set_class(True, "-running")
         self.show(driver.view)
@@ -279,8 +281,9 @@ class MatchScreen(Screen):
     def show_finished(self, view: ArenaView) -> None:
         table = self.query_one("#finished", GameTable)
         for row in view.finished[table.row_count:]:
-            table.add_row(str(row.number), row.opening or "start", row.first, row.result,
-                          key=str(row.number))
+            # a reason may quote an agent's fault: a Text (no markup), its escapes shown
+            table.add_row(str(row.number), row.opening or "start", row.first,
+                          Text(visible(row.result)), key=str(row.number))
         if view.running:
             table.scroll_end(animate=False)
 

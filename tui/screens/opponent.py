@@ -12,6 +12,7 @@ from plyground.core import PlygroundError
 from plyground.core.catalogue import DEFAULT_OPPONENT
 from plyground.core.agents.base import check_plays
 from plyground.core.play.match import parse_side
+from plyground.core.errors import visible
 
 from .dialog import Dialog
 from .setup import SideRow, player_choices, spec_for
@@ -62,6 +63,6 @@ class OpponentScreen(Dialog):
             if agent is not None:
                 check_plays(agent, self.game)
         except PlygroundError as problem:
-            self.query_one("#opponent-error", Static).update(Text(str(problem)))
+            self.query_one("#opponent-error", Static).update(Text(visible(str(problem))))
             return
         self.dismiss(spec)

@@ -7,6 +7,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from plyground.core.errors import visible
+
 
 def first_capital(text: str) -> str:
     """`text` with its first letter a capital, the rest as it is (a reason may quote
@@ -53,7 +55,9 @@ class ResultScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(first_capital(self.title_text), id="result-title")
-            yield Label(sentence(first_capital(self.reason)), id="result-reason")
+            # a reason may be a record's or an engine's words: no markup, escapes shown
+            yield Label(visible(sentence(first_capital(self.reason)), lines=True),
+                        id="result-reason", markup=False)
             with Horizontal():
                 if self.replace:
                     yield Button("Other player, go on", id="replace", variant="primary")

@@ -18,6 +18,7 @@ from plyground.core.ga.profile import SkippedProfile, saved_profiles
 from plyground.core.game import game_entry
 from plyground.core.play.match import parse_side
 from plyground.core.records.positions import start_state
+from plyground.core.errors import visible
 
 from ..widgets.boards import has_board
 from .help import keys_text, setup_help
@@ -89,6 +90,12 @@ def spec_for(choice: str, value: str) -> str:
         return choice
     joint = "," if agent_of(choice).given else ":"
     return f"{choice}{joint}{setting.name}={value.strip()}"
+
+
+def menu(choices: list[tuple[str, str]]) -> list[tuple[Text, str]]:
+    """The player menu's entries as the Select shows them: a title may be a file's
+    words (a GA profile's name), so it is a Text (no markup read), escapes shown."""
+    return [(Text(visible(title)), choice) for title, choice in choices]
 
 
 def row_from_spec(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
@@ -175,7 +182,8 @@ class SideRow(Horizontal):
     def compose(self) -> ComposeResult:
         kind, value = self.initial
         yield Label(id=f"side-label-{self.side}")
-        yield Select(self.choices, value=kind, allow_blank=False, id=f"player-{self.side}")
+        yield Select(menu(self.choices), value=kind, allow_blank=False,
+                     id=f"player-{self.side}")
         yield Input(value=value, id=f"setting-{self.side}")
         yield Static(classes="setting-help", id=f"help-{self.side}")
 
@@ -199,7 +207,7 @@ class SideRow(Horizontal):
             return
         self.choices = choices
         kind, select = self.kind, self.query_one(Select)
-        select.set_options(choices)
+        select.set_options(menu(choices))
         select.value = kind if kind in {k for _, k in choices} else DEFAULT_OPPONENT
 
     def describe(self, kind: str, keep_value: bool = False) -> None:
@@ -335,8 +343,8 @@ class SetupScreen(Screen):
         self.sync_role()
         self.query_one("#start", Button).focus()
         for problem in skipped_profiles():
-            self.notify(problem, title="A profile is not offered", severity="warning",
-                        markup=False, timeout=10)
+            self.notify(visible(problem), title="A profile is not offered",
+                        severity="warning", markup=False, timeout=10)
 
     def rows(self) -> list[SideRow]:
         return [self.query_one(f"#side-{side}", SideRow) for side in (0, 1)]
@@ -509,7 +517,7 @@ class SetupScreen(Screen):
         game = get_game(self.game_id, **self.chosen_options())
         start, problem = self.check_position()
         if start is None:
-            error.update(Text(f"Start position: {problem}"))
+            error.update(Text(visible(f"Start position: {problem}")))  # may quote input
             self.position_refused = True
             self.query_one("#position", Input).focus()
             return
@@ -520,7 +528,7 @@ class SetupScreen(Screen):
                 if agent is not None:
                     check_plays(agent, game)
             except PlygroundError as problem:
-                error.update(Text(f"{label}: {problem}"))
+                error.update(Text(visible(f"{label}: {problem}")))
                 return
         error.update("")
         position = None if start == game.start() else game.format_position(start)

@@ -8,6 +8,7 @@ when left, gives the view and that summary back.
 """
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +21,7 @@ from plyground.core.search.events import (Info, IterationDone, MctsSnapshot, Puc
 from plyground.core.search.mcts import chosen, describe_proven
 from plyground.core.search.puct import played_stat
 from plyground.core.values import Score, proven
+from plyground.core.errors import visible
 
 from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
@@ -153,7 +155,8 @@ class Inspector(Vertical):
 
     def begin(self, game, state, agent, side: str) -> None:
         self.game, self.state = game, state
-        self.searcher = f"{side}: {agent.label}"
+        # a border title is read as markup: an engine's name (its own words) is not
+        self.searcher = escape(visible(f"{side}: {agent.label}"))
         self.border_title = f"Inspector — {self.searcher}"
         view = self.live_view = VIEW_FOR[agent.shows]
         if view == "live-tree":
@@ -281,7 +284,8 @@ class Inspector(Vertical):
         return text
 
     def failed(self, message: str, what: str = "The search failed: ") -> None:
-        self.set_summary(Text(f"{what}{message}", style="bold red"))
+        # (a forfeit's reason may quote what an agent wrote: its escapes shown)
+        self.set_summary(Text(visible(f"{what}{message}", lines=True), style="bold red"))
 
     def idle(self, message: str) -> None:
         self.border_title = "Inspector"
