@@ -108,3 +108,15 @@ def test_a_net_whose_config_is_not_an_npy_array_is_one_line(tmp_path):
         archive.writestr("config", b'{"shape": [2, 3, 3]}')  # bytes, no .npy header
     line = one_error_line("analyze", "tictactoe", "--agent", f"az:net={net}")
     assert f"cannot read {net}: its member config is not a numpy array" in line
+
+
+def test_help_at_80_columns_leaves_out_a_range_too_long_to_help():
+    """A seed's 0<=x<=18446744073709551615 is checked, not advertised: beside the
+    option's type it would squeeze the help's text (and cut `--no-history,--no-record`)
+    at 80 columns. A short range (`--jobs`'s 1<=x<=256) is shown."""
+    result = CliRunner().invoke(cli.app, ["match", "--help"], env={"COLUMNS": "80"},
+                                terminal_width=80)
+    assert result.exit_code == 0
+    assert "18446744073709551615" not in result.output
+    assert "--no-history,--no-record" in result.output
+    assert "[1<=x<=256]" in result.output and "<int range>" not in result.output

@@ -49,13 +49,28 @@ class OneLineErrors(TyperGroup):
             print("interrupted", file=sys.stderr)
             raise typer.Exit(INTERRUPTED) from None
 
+# the longest range `--help` shows beside an option's type (`1<=x<=256`); a longer one
+# (a seed's 0<=x<=18446744073709551615) is a limit of the machine, not advice, and
+# would squeeze the help's text into a narrow column at 80 columns
+SHOWN_RANGE = 12
+
+
 def hide_flag_types(command: Any) -> None:
     """A flag takes no value, so `--help` shows none for it (typer writes `<bool>`):
-    every flag of `command` and its subcommands, `--help` too, gets an empty metavar."""
+    every flag of `command` and its subcommands, `--help` too, gets an empty metavar.
+    A number's range that is too long to help is left out of the help (it is still
+    checked), and its type is written as a plain `<int>` or `<float>`."""
     help_option = command.get_help_option(command.context_class(command))
     for param in [*command.params, *([help_option] if help_option else [])]:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
+        described = getattr(param, "_get_number_range_help_str", lambda: None)()
+        if not described:
+            continue
+        if len(described) > SHOWN_RANGE:
+            param._get_number_range_help_str = lambda: None
+        if param.param_type_name == "option" and param.metavar is None:
+            param.metavar = f"<{param.type_descriptor.ranged_type_name}>"
     for sub in getattr(command, "commands", {}).values():
         hide_flag_types(sub)
 
