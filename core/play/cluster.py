@@ -19,7 +19,6 @@ from typing import Iterator, Sequence
 from ..agents.base import Agent
 from ..errors import PlygroundError
 from ..game import Game
-from .cluster_results import CheckedExecutor, one_line
 from .cluster_security import security_of
 from .tournament import Pool, local_pool
 
@@ -56,6 +55,7 @@ def cluster_pool(game: Game, address: str) -> Iterator[Pool]:
         from distributed import Client
         from distributed.security import Security
 
+        from .cluster_results import CheckedExecutor, one_line  # asyncio: not at import
         from .cluster_worker import WarmUp, agents_trouble
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: "
@@ -118,6 +118,8 @@ def wait_for_a_worker(client, address: str) -> None:
 def warm_workers(client, plugin) -> None:
     """Register `plugin` and wait for its setup on every worker there now (Dask runs
     it on those that join later too); a worker where it fails is named."""
+    from .cluster_results import one_line
+
     replies = client.register_plugin(plugin) or {}
     for worker, reply in sorted(replies.items()):
         if reply.get("status") != "OK":

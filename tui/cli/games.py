@@ -20,7 +20,6 @@ from rich.text import Text
 from plyground.core import PlygroundError, parse_game
 from plyground.core.errors import visible
 from plyground.core.records.history import History, history_path
-from plyground.core.records.repair import is_damaged, keep_copy, rebuild, steps_by_hand
 from plyground.core.paths import NotReplaced, UnreadableFile, read_text_file, write_atomically
 from plyground.core.records.record import (HEADER, GameRecord, RecordError, load_record,
                                            parse_record)
@@ -238,6 +237,9 @@ def repair_history() -> None:
     the sqlite3 program, it says how to do it by hand. Run it while nothing
     else (the app, a match) uses the history.
     """
+    # only this command repairs: the others do not pay for its import
+    from plyground.core.records.repair import is_damaged, keep_copy, rebuild, steps_by_hand
+
     path = history_path()
     if not path.is_file():
         raise PlygroundError(f"there is no game history at {path}: nothing to repair")
