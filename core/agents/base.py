@@ -23,7 +23,7 @@ from ..rng import SplitMix64, derive_seed
 from ..search.control import Budget, SearchControl
 from ..search.events import SearchDone
 from ..values import Scale
-from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, memory_words, parse_memory
+from .box import DEFAULT_MEMORY, SMALLEST_MEMORY, memory_text, memory_within
 from .ceilings import held, served_ceilings
 
 # The range of a number setting that gives no bound of its own (a plugin's, a bot's):
@@ -96,17 +96,9 @@ class MemorySetting(Setting):
 
     def parse(self, agent: str, text: str) -> int:
         try:
-            size = parse_memory(text)
-        except ValueError:
-            raise BadSetting(f"{agent}: {self.name}={text!r} is not a memory size: give "
-                             "a number and a unit, as in mem=512M or mem=2G") from None
-        if size < SMALLEST_MEMORY:
-            raise BadSetting(f"{agent}: {self.name} must be at least "
-                             f"{memory_text(SMALLEST_MEMORY)}")
-        if size > self.range()[1]:
-            raise BadSetting(f"{agent}: {self.name}={text!r} is more than this machine's "
-                             f"memory ({memory_words(self.range()[1])})")
-        return size
+            return memory_within(text, self.range()[1])
+        except ValueError as wrong:
+            raise BadSetting(f"{agent}: {self.name}={text!r} {wrong}") from None
 
     def text(self, value: int) -> str:
         return memory_text(value)

@@ -58,6 +58,21 @@ def memory_words(size: int) -> str:
     return f"{size} bytes"
 
 
+def memory_within(text: str, most: int) -> int:
+    """`text` as bytes (`parse_memory`), from SMALLEST_MEMORY to `most` (this machine's
+    memory, say); else ValueError whose words follow the value in a message."""
+    try:
+        size = parse_memory(text)
+    except ValueError:
+        raise ValueError("is not a memory size: give a number and a unit, as in 512M "
+                         "or 2G") from None
+    if size < SMALLEST_MEMORY:
+        raise ValueError(f"is less than {memory_words(SMALLEST_MEMORY)}")
+    if size > most:
+        raise ValueError(f"is more than this machine's memory ({memory_words(most)})")
+    return size
+
+
 def memory_fault(who: str, size: int) -> str:
     """The forfeit's reason for an agent that went over its limit."""
     return (f"{who} ran out of its memory limit ({memory_words(size)}; set mem= to "

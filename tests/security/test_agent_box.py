@@ -110,9 +110,9 @@ def test_mem_reads_sizes_and_refuses_others_in_one_line(spec):
     assert "mem=1536M" in parse_agent(spec.format("1.5G")).spec  # read back the same
     assert parse_agent(spec.format("512M")).settings["mem"] == 512 << 20
     with pytest.raises(BadSetting, match=r"mem='lots' is not a memory size: give a "
-                                         r"number and a unit, as in mem=512M or mem=2G$"):
+                                         r"number and a unit, as in 512M or 2G$"):
         parse_agent(spec.format("lots"))
-    with pytest.raises(BadSetting, match="mem must be at least 16M$"):
+    with pytest.raises(BadSetting, match="mem='1K' is less than 16 MiB$"):
         parse_agent(spec.format("1K"))
 
 
@@ -121,7 +121,7 @@ def test_a_bad_mem_is_one_line_and_exit_2_on_the_command_line(home):
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "error: engine: mem='2X' is not a memory size: give a number and a unit, as in "
-        "mem=512M or mem=2G"]
+        "512M or 2G"]
 
 
 # --- process groups --------------------------------------------------------------------

@@ -213,9 +213,9 @@ def test_an_app_over_its_memory_ceiling_is_ended_and_said(served, monkeypatch, c
     (idle_seconds, 0.01, "--idle 0.01: minutes from"),
     (idle_seconds, 100000.0, "--idle 100000: minutes from"),
     (idle_seconds, float("nan"), "--idle nan: minutes from"),
-    (memory_ceiling, "lots", "--max-memory 'lots': not a size"),
-    (memory_ceiling, "1K", "--max-memory 1K: at least 16 MiB"),
-    (memory_ceiling, "99999T", "--max-memory 99999T: more than this machine's memory"),
+    (memory_ceiling, "lots", "--max-memory 'lots' is not a memory size"),
+    (memory_ceiling, "1K", "--max-memory '1K' is less than 16 MiB"),
+    (memory_ceiling, "99999T", "--max-memory '99999T' is more than this machine's memory"),
 ])
 def test_a_limit_out_of_its_range_is_refused(check, value, said):
     with pytest.raises(PlygroundError) as refused:

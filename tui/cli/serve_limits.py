@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from plyground.core import PlygroundError
-from plyground.core.agents.box import SMALLEST_MEMORY, memory_words, parse_memory
+from plyground.core.agents.box import memory_within
 from plyground.core.ranges import machine_memory
 
 DEFAULT_MEMORY = "1G"
@@ -20,17 +20,9 @@ def memory_ceiling(text: str) -> int:
     """`--max-memory`: a size (`512M`, `1G`, `1.5G`) from 16 MiB to this machine's
     memory, in bytes."""
     try:
-        size = parse_memory(text)
-    except ValueError:
-        raise PlygroundError(f"--max-memory {text!r}: not a size (write it as 512M, "
-                             "1G or 1.5G)") from None
-    if size < SMALLEST_MEMORY:
-        raise PlygroundError(f"--max-memory {text}: at least "
-                             f"{memory_words(SMALLEST_MEMORY)}")
-    if size > (machine := machine_memory()):
-        raise PlygroundError(f"--max-memory {text}: more than this machine's memory "
-                             f"({memory_words(machine)})")
-    return size
+        return memory_within(text, machine_memory())
+    except ValueError as wrong:
+        raise PlygroundError(f"--max-memory {text!r} {wrong}") from None
 
 
 def idle_seconds(minutes: float) -> float:
