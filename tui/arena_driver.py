@@ -31,8 +31,10 @@ from plyground.core.play.sprt import SPRT, SprtStatus
 from plyground.core.play.tournament import (GameJob, GameResult, Pool, local_pool,
                                             watch_queue)
 from plyground.core.records.history import History
+from plyground.core.ranges import MOST_GAMES
 from plyground.core.records.runs import finish_run, start_run
 
+from .fields import number
 from .sprt_text import elo_text, llr_texts, result_line as sprt_result_line
 from .cli.recording import record_match_game
 from .cli.sides import game_agent
@@ -56,15 +58,6 @@ def start_resource_tracker() -> None:
         resource_tracker.ensure_running()
 
 
-def number(name: str, text: str, whole: bool = False) -> float:
-    """A field's text as a number, or one line naming the field."""
-    try:
-        return int(text) if whole else float(text)
-    except ValueError:
-        kind = "a whole number" if whole else "a number"
-        raise PlygroundError(f"{name}: {text.strip()!r} is not {kind}") from None
-
-
 def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: str,
               beta: str, model: str, max_pairs: str, openings: str, seed: int
               ) -> SprtPlan:
@@ -79,9 +72,7 @@ def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: s
             raise PlygroundError(f"Agent {label}: {error}") from None
     test = SPRT(number("elo0", elo0), number("elo1", elo1), number("alpha", alpha),
                 number("beta", beta), model)
-    pairs = int(number("max pairs", max_pairs, whole=True))
-    if pairs < 1:
-        raise PlygroundError(f"max pairs: at least 1, not {pairs}")
+    pairs = int(number("max pairs", max_pairs, whole=True, least=1, most=MOST_GAMES))
     try:
         suite = opening_suite(game, openings_option(openings.strip() or NO_OPENINGS))
     except PlygroundError as error:

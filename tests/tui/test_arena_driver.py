@@ -64,7 +64,12 @@ def thread_pool(game, jobs, watch=None):
 @pytest.mark.parametrize("specs, fields, message", [
     (("alphabeta:depth=2", "random"), {"elo0": "5", "elo1": "5"}, "elo0 must be below elo1"),
     (("alphabeta:depth=2", "random"), {"elo1": "five"}, "elo1: 'five' is not a number"),
-    (("alphabeta:depth=2", "random"), {"max_pairs": "0"}, "max pairs: at least 1"),
+    (("alphabeta:depth=2", "random"), {"max_pairs": "0"},
+     "max pairs: 0 is not a whole number from 1 to 1000000"),
+    (("alphabeta:depth=2", "random"), {"max_pairs": "9" * 30},
+     "max pairs: 999999999999999999999999999999 is not a whole number from 1 to 1000000"),
+    (("alphabeta:depth=2", "random"), {"elo1": "inf"}, "elo1: inf is not a number from"),
+    (("alphabeta:depth=2", "random"), {"alpha": "nan"}, "alpha: nan is not a number from"),
     (("nosuchagent", "random"), {}, "Agent A: "),
     (("random", "ttt-perfect"), {}, "Agent B: "),
     (("random", "greedy"), {"openings": "/no/such/suite.txt"}, "Openings: "),

@@ -65,6 +65,13 @@ async def test_the_setup_screens_seed_valid_empty_and_bad():
         await pilot.pause()
         assert app.screen is setup and app.game_screen is None
         assert str(error.content) == "Seed: 'abc' is not a whole number"
+        for typed in ("-5", "18446744073709551616"):  # --seed's range: 64 bits
+            seed_box.value = typed
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is setup and app.game_screen is None
+            assert str(error.content) == (f"Seed: {typed} is not a whole number from 0 "
+                                          "to 18446744073709551615")
 
         seed_box.value = " 4127 "
         await pilot.press("ctrl+s")

@@ -30,6 +30,7 @@ from plyground.core.rng import fresh_seed
 
 from ..arena_driver import (LABELS, NO_OPENINGS, ArenaDriver, ArenaView, PoolFactory,
                             figure_lines, live_line, read_plan, result_line)
+from ..fields import seed as read_seed
 from ..text_board import render_board
 from ..widgets.llr_chart import LlrChart
 from ..widgets.pentanomial import Pentanomial
@@ -220,13 +221,11 @@ class MatchScreen(Screen):
             specs = tuple(spec_for(row.kind, row.value) for row in rows)
             for spec in specs:
                 self.app.check_choice(spec)
-            seed = int(seed_text) if seed_text else fresh_seed()
+            seed = read_seed("seed", seed_text)
             plan = read_plan(self.game, specs, *(self.field(name) for name, _ in FIELDS),
                              self.query_one("#model", Select).value,
-                             self.field("max-pairs"), self.openings(), seed)
-        except ValueError:
-            error.update(Text(f"seed: {seed_text!r} is not a whole number"))
-            return
+                             self.field("max-pairs"), self.openings(),
+                             fresh_seed() if seed is None else seed)
         except PlygroundError as problem:
             error.update(Text(str(problem)))
             return

@@ -20,6 +20,7 @@ from plyground.core.play.match import parse_side
 from plyground.core.records.positions import start_state
 from plyground.core.errors import visible
 
+from ..fields import seed as read_seed
 from ..widgets.boards import has_board
 from .help import keys_text, setup_help
 
@@ -508,11 +509,10 @@ class SetupScreen(Screen):
         sides = tuple(spec_for(row.kind, row.value) for row in self.rows())
         error = self.query_one("#setup-error", Static)
         self.position_refused = False
-        seed_text = self.query_one("#seed", Input).value.strip()
         try:
-            seed = int(seed_text) if seed_text else None
-        except ValueError:
-            error.update(Text(f"Seed: {seed_text!r} is not a whole number"))
+            seed = read_seed("Seed", self.query_one("#seed", Input).value)
+        except PlygroundError as problem:
+            error.update(Text(visible(str(problem))))  # it quotes what was typed
             return
         game = get_game(self.game_id, **self.chosen_options())
         start, problem = self.check_position()
