@@ -380,7 +380,7 @@ class EngineProcess:
         self.options[match[1]] = (OPTION_TYPES[match[2]], match[3] or "")
 
     def kill(self) -> None:
-        """End the engine's whole process group, then reap it."""
+        """End the engine's whole process tree (its group and its box), then reap it."""
         self.end_group()
         self.reap(STOP_SECONDS)
         self.close_log()

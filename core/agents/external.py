@@ -18,9 +18,11 @@ LOG_CAP). Whatever the engine does wrong (no start, no handshake, a crash, a lat
 illegal answer, a line over LINE_CAP, going over its memory limit) is an AgentFault
 whose message names the engine, the reason and that file.
 
-An engine is someone else's program, so it runs boxed (core/agents/box.py): its address space
-is limited (`mem=`), it leads a process group of its own, and that whole group, helpers
-it started included, is killed when plyground is done with it.
+An engine is someone else's program, so it runs boxed (core/agents/box.py,
+tree_box.py): each of its processes' address space is limited (`mem=`), its whole
+process tree is held in a cgroup of its own where one can be made (the memory limit
+then holds for the tree as a whole), and every process of that tree, helpers that left
+its process group included, is ended when plyground is done with it.
 """
 from __future__ import annotations
 
