@@ -14,7 +14,8 @@ from ..catalogue import HUMAN, parse_agent
 from ..errors import PlygroundError, shown
 
 
-def record_beside(folder: Path, name: Any, key: str = "record") -> Path:
+def record_beside(folder: Path, name: Any, key: str = "record", whose: str = "lesson"
+                  ) -> Path:
     """The record file a scene names (or the lesson its `otherwise` names, or the file
     an agent's setting names: az's `net`, ga's `profile`): a
     path relative to the lesson's folder that stays
@@ -23,19 +24,20 @@ def record_beside(folder: Path, name: Any, key: str = "record") -> Path:
     read whatever its reader may read (and a fault would show the file's first line),
     and it would name files on its author's machine that its reader does not have.
     Kept to its folder, a lesson and its records travel together, as a notebook and
-    the files beside it do."""
+    the files beside it do. (A grading spec's files follow the same rule: `whose`
+    names the file in the messages.)"""
     if not isinstance(name, str) or not name.strip():
-        raise PlygroundError(f'{key} names a file in the lesson\'s folder, in quotes '
+        raise PlygroundError(f"{key} names a file in the {whose}'s folder, in quotes "
                              f'({key} = "endgame.txt")')
     relative = Path(name)
     if relative.is_absolute() or ".." in relative.parts or name.startswith("~"):
-        raise PlygroundError(f"{key} {shown(name)}: a lesson's {key} is a file in the "
-                             "lesson's folder or below it, named relative to it "
+        raise PlygroundError(f"{key} {shown(name)}: a {whose}'s {key} is a file in the "
+                             f"{whose}'s folder or below it, named relative to it "
                              "(no absolute path, no ..)")
     path = folder / relative
     if not path.resolve().is_relative_to(folder.resolve()):
         raise PlygroundError(f"{key} {shown(name)}: a symbolic link that leads out of "
-                             "the lesson's folder")
+                             f"the {whose}'s folder")
     return path
 
 
@@ -45,18 +47,19 @@ class InLessonFolder:
     those of its folder, as its records (record_beside)."""
 
     folder: Path
+    whose: str = "lesson"
 
     def __call__(self, kind: str, setting: Any, text: str) -> str:
-        return str(record_beside(self.folder, text, setting.name))
+        return str(record_beside(self.folder, text, setting.name, self.whose))
 
 
-def files_beside(spec: str, folder: Path) -> str:
+def files_beside(spec: str, folder: Path, whose: str = "lesson") -> str:
     """`spec` with each file its settings name (az's `net`, ga's `profile`, any
     FileSetting) as a file of the lesson's folder, checked before any is read (a
     lesson travels with its files and reads no other). Raises PlygroundError."""
     if spec.strip() == HUMAN:
         return spec
-    agent = parse_agent(spec, files=InLessonFolder(folder))
+    agent = parse_agent(spec, files=InLessonFolder(folder, whose))
     names_files = any(isinstance(setting, FileSetting) and setting.name in agent.given
                       for setting in agent.settings_spec)
     return agent.spec if names_files else spec

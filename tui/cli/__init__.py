@@ -12,8 +12,8 @@ for an 80-column terminal.
 """
 from __future__ import annotations
 
-from . import (analyze, demo, games, lesson, match, openings, perft, play, review, serve,
-               solve, sprt, tournament, train)
+from . import (analyze, demo, games, grade, lesson, match, openings, perft, play, review,
+               serve, solve, sprt, tournament, train)
 from .root import app
 
 app.command()(play.play)
@@ -30,6 +30,7 @@ app.command("review")(review.review_command)
 app.command("serve")(serve.serve_command)
 app.add_typer(games.games_app, name="games")
 app.add_typer(lesson.lesson_app, name="lesson")
+app.add_typer(grade.grade_app, name="grade")
 
 
 def main() -> None:
