@@ -30,7 +30,7 @@ from ..plugins import names_a_file
 from .positions import read_positions
 from ..ranges import (DEEPEST, LONGEST_MOVE, MOST_GAMES, SHORTEST_MOVE,
                       machine_memory)
-from ..study.lesson import Fault, Lines
+from ..study.lesson import Fault, Lines, toml_fault
 from ..study.lesson_files import files_beside, record_beside
 from ..trust import outside_code
 
@@ -241,10 +241,7 @@ def read_spec(path: str | Path) -> tuple[GradingSpec, list[Fault]]:
     try:
         data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        problem = re.sub(r"\s*\(at line.*\)$", "", str(error))
-        return spec, [Fault(name, int(found.group(1)) if found else None, None,
-                            f"not TOML: {problem}")]
+        return spec, [toml_fault(name, error)]
     spec.source = text
     reader = SpecReader(name, path.parent, CheckLines(text))
     reader.read(data, spec)

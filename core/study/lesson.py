@@ -74,6 +74,13 @@ class Fault:
         return f"{where}:{scene} {self.problem}"
 
 
+def toml_fault(file: str, error: tomllib.TOMLDecodeError) -> Fault:
+    """A file that is not TOML, as one fault at the line tomllib names."""
+    found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+    problem = re.sub(r"\s*\(at line.*\)$", "", str(error))
+    return Fault(file, int(found.group(1)) if found else None, None, f"not TOML: {problem}")
+
+
 @dataclass
 class Step:
     line: int | None
@@ -192,10 +199,7 @@ def read_lesson(path: str | Path, trust: Trust = False) -> tuple[Lesson, list[Fa
     try:
         data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        problem = re.sub(r"\s*\(at line.*\)$", "", str(error))
-        return Lesson(path, "", []), [Fault(name, int(found.group(1)) if found else None,
-                                           None, f"not TOML: {problem}")]
+        return Lesson(path, "", []), [toml_fault(name, error)]
     lines = Lines(text)
     faults: list[Fault] = []
     for key in sorted(set(data) - LESSON_KEYS):
