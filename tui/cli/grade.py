@@ -13,8 +13,6 @@ import typer
 
 from plyground.core import PlygroundError
 from plyground.core.errors import visible
-from plyground.core.grade.public import public_text
-from plyground.core.grade.spec import read_spec
 from plyground.core.paths import NotReplaced, write_atomically
 
 from . import grade_label
@@ -44,6 +42,9 @@ def check(
     Runs nothing it names. Prints each fault with its file and line; exit
     code 1 if there is any.
     """
+    from plyground.core.grade.public import public_text  # only when grading: other
+    from plyground.core.grade.spec import read_spec  # commands start without them
+
     found, faults = read_spec(spec)
     for fault in faults:  # (they may quote the spec: its escapes shown)
         print(visible(str(fault)))

@@ -11,8 +11,6 @@ import typer
 
 from plyground.core import parse_game
 from plyground.core.errors import PlygroundError
-from plyground.core.grade.label import label_all, labeller_for, read_unlabelled
-from plyground.core.grade.positions import write_positions
 from plyground.core.paths import NotReplaced
 
 from .options import Force, GameSpec, refusal
@@ -41,6 +39,9 @@ def label_command(
     records the game, the labeller, its budget and this command. An existing
     FILE is replaced only with --force; a symbolic link never.
     """
+    from plyground.core.grade.label import label_all, labeller_for, read_unlabelled
+    from plyground.core.grade.positions import write_positions  # (not at start-up)
+
     game = parse_game(game_spec)
     labeller = labeller_for(game, agent)
     if out.is_symlink() or (out.exists() and not force):
