@@ -57,6 +57,12 @@ def is_damage(error: sqlite3.Error) -> bool:
     return code is not None and code & 0xFF == sqlite3.SQLITE_CORRUPT
 
 
+def mark_line(reason: str) -> str:
+    """A damage mark's reason as one line to show (SQLite's words, or a mark's file
+    from outside): its escapes visible, at most MARK_BYTES characters."""
+    return visible(" ".join(reason.split()))[:MARK_BYTES]
+
+
 class HistoryDamaged(PlygroundError):
     """The history file is damaged: nothing more goes into it until `games repair`."""
 
@@ -232,7 +238,7 @@ class History:
     def mark_damaged(self, reason: str) -> HistoryDamaged:
         """Mark the history damaged (if the mark can be written: a folder that takes
         no file takes no game either); the error that says so."""
-        reason = visible(" ".join(reason.split()))[:MARK_BYTES]
+        reason = mark_line(reason)
         try:
             damage_mark(self.path).write_text(reason + "\n", encoding="utf-8")
         except OSError:
@@ -248,7 +254,7 @@ class History:
             if unreadable.missing:
                 return
             reason = "marked so"
-        raise self.damaged(visible(" ".join(reason.split()))[:MARK_BYTES] or "marked so")
+        raise self.damaged(mark_line(reason) or "marked so")
 
     def damaged(self, reason: str) -> HistoryDamaged:
         return HistoryDamaged(f"the game history {self.path} is damaged ({reason}): "
