@@ -134,6 +134,7 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
                         disable=not bar_console.is_terminal)
     saved: Generation | None = None  # the generation after which --out was written
     last: Generation | None = None
+    said = 0  # the last generation whose line is printed: Ctrl-C is during the next
     console.print(f"training az on {game.title}: {command}")
     console.print(HEADER)
     started = time.monotonic()
@@ -152,16 +153,21 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
                         generations, show)
             with closing(run):
                 for last in run:
-                    if last.accepted or saved is None:  # saved before it is said
-                        save_net(last.net, out, info(game, command, settings, last,
-                                                     timed=minutes is not None))
-                        saved = last
-                        if keep is not None:
-                            save_net(last.net, kept_path(keep, last.accepted_generation),
-                                     info(game, command, settings, last, timed=True))
-                    console.print(generation_line(last))
-    except KeyboardInterrupt:
-        stopped(out, saved, last.number + 1 if last else 1)
+                    # a generation is saved, said and counted whole: a Ctrl-C that
+                    # comes meanwhile is raised after it
+                    with interrupts_deferred():
+                        if last.accepted or saved is None:  # saved before it is said
+                            save_net(last.net, out, info(game, command, settings, last,
+                                                         timed=minutes is not None))
+                            saved = last
+                            if keep is not None:
+                                save_net(last.net,
+                                         kept_path(keep, last.accepted_generation),
+                                         info(game, command, settings, last, timed=True))
+                        console.print(generation_line(last))
+                        said = last.number
+    except KeyboardInterrupt:  # (maybe as a generation ended, before its line)
+        stopped(out, saved, said + 1)
     console.print(f"the accepted net (generation {saved.accepted_generation} of "
                   f"{last.number}) saved to {out}")
     console.print(f"sha256 {file_hash(out)}")
