@@ -28,8 +28,10 @@ exits (`end_children`).
 from __future__ import annotations
 
 import atexit
+import errno
 import multiprocessing
 import os
+import resource
 import signal
 import sys
 import threading
@@ -43,7 +45,8 @@ from ..errors import AgentFault
 from ..catalogue import parse_agent
 from ..agents.bot import BotAgent
 from ..agents.box import (DEFAULT_MEMORY, caused_by_memory, end_group, end_with_parent,
-                          exited, limit_memory, memory_fault, wait_for_exit)
+                          exited, limit_memory, memory_fault, memory_words,
+                          wait_for_exit)
 from ..agents.engine_process import STOP_SECONDS
 from ..agents.tree_box import TreeBox
 from ..agents.external import EngineAgent, end_all_groups
@@ -160,13 +163,42 @@ def memory_limit(agent: Agent) -> int | None:
     return agent.settings.get("mem", DEFAULT_MEMORY)
 
 
+def redirect_output(path: str, cap: int) -> None:
+    """Send this process's stdout and stderr (fds 1 and 2, so a bot's prints and
+    anything it starts) to the end of the file `path`, and stop any file it writes
+    from growing past `cap` bytes: a process that goes on writing then gets SIGXFSZ,
+    which ends it (its side forfeits: describe_exit says why). /dev/null if the file
+    cannot be opened (a cluster worker without the run's folder)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+
+
+def caused_by_big_file(error: BaseException | None) -> bool:
+    """Whether `error`, or one it came from, is a write past RLIMIT_FSIZE (EFBIG)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, OSError) and error.errno == errno.EFBIG:
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def serve(connection: Connection, memory: int | None = None,
-          parent: int | None = None, box: TreeBox | None = None) -> None:
+          parent: int | None = None, box: TreeBox | None = None,
+          output: tuple[str, int] | None = None) -> None:
     """The child's loop: answer each request with ("ok", result), ("fault", why) or
     ("memory", None) when it ran out of its `memory` limit, after ("events", batch)
     messages while a live decision runs. With `parent`, the child ends when that
     process does, even killed (its own session takes it out of reach of the terminal's
-    hangup). With `box`, the child is in it before any agent's code runs.
+    hangup). With `box`, the child is in it before any agent's code runs. With
+    `output` (a file and a cap), what it writes goes there (redirect_output).
 
     Preparing loads the game's kernels (as a match worker does), unless the agent is a
     Bot or an engine: a Bot searches in its own code, and loading them would cost every
@@ -181,6 +213,8 @@ def serve(connection: Connection, memory: int | None = None,
     sys.stdout = sys.stderr  # a bot's prints must not mix with a report on stdout
     if memory is not None:
         limit_memory(memory)
+    if output is not None:
+        redirect_output(*output)
     spec, agent = None, None  # the player's agent in its current game
 
     def loaded(wanted: str) -> Agent:
@@ -213,6 +247,9 @@ def serve(connection: Connection, memory: int | None = None,
         except Exception as error:  # loading or preparing it: still the agent's fault
             if memory is not None and caused_by_memory(error):
                 reply = ("memory", None)
+            elif output is not None and caused_by_big_file(error):
+                reply = ("fault", f"{loaded(request.agent).label} wrote more than its "
+                         f"output limit ({memory_words(output[1])}) to its log or a file")
             elif isinstance(error, AgentFault):
                 reply = ("fault", str(error))
             else:
@@ -226,6 +263,8 @@ def serve(connection: Connection, memory: int | None = None,
 def describe_exit(code: int | None) -> str:
     if code is None:
         return "it stopped answering"
+    if code == -signal.SIGXFSZ:
+        return "killed by SIGXFSZ: it wrote more output than its limit"
     if code < 0:
         try:
             return f"killed by {signal.Signals(-code).name}"
@@ -243,16 +282,18 @@ class Child:
         self.connection: Connection | None = None
         self.memory: int | None = None
         self.box: TreeBox | None = None  # its tree's, while it runs
+        self.output: tuple[str, int] | None = None  # where its output goes, the cap
 
     @property
     def running(self) -> bool:
         return self.process is not None
 
-    def limit(self, memory: int | None) -> None:
-        """Decide under this limit from now on: a child under another one ends."""
-        if memory != self.memory:
+    def limit(self, memory: int | None, output: tuple[str, int] | None = None) -> None:
+        """Decide under this limit (and with this output, serve's) from now on: a
+        child under another one ends."""
+        if memory != self.memory or output != self.output:
             self.kill()
-            self.memory = memory
+            self.memory, self.output = memory, output
 
     def start(self) -> None:
         context = spawn_context()
@@ -261,7 +302,8 @@ class Child:
         parent = os.getpid() if threading.current_thread() is threading.main_thread() \
             else None
         box = TreeBox.make("agent", self.memory)
-        process = context.Process(target=serve, args=(theirs, self.memory, parent, box),
+        process = context.Process(target=serve, args=(theirs, self.memory, parent, box,
+                                                         self.output),
                                   daemon=True, name="plyground-agent")
         try:
             process.start()
@@ -401,7 +443,7 @@ class IsolatedAgent(Agent):
             self.fault = fault
 
     def get_ready(self, stop: StopFlag | None) -> None:
-        self.child.limit(memory_limit(self.agent))
+        self.child.limit(memory_limit(self.agent), getattr(self.agent, "output", None))
         if self.child.running and self.ready_in is self.child.process:
             return
         self.child.ask(Prepare(self.agent.spec, self.game), START_DEADLINE, self.label,
@@ -421,17 +463,26 @@ class IsolatedAgent(Agent):
 
 class Isolation:
     """The children the external agents of one process decide in: one for each name
-    (a player of a match, a side of a demo), kept between games until closed."""
+    (a player of a match, a side of a demo), kept between games until closed. At most
+    `most` are kept: a new name ends the one used longest ago (a worker that grades a
+    class meets forty students' agents, and each child holds a process's memory)."""
 
-    def __init__(self) -> None:
-        self.children: dict[str, Child] = {}
+    MOST_CHILDREN = 8
+
+    def __init__(self, most: int = MOST_CHILDREN) -> None:
+        self.children: dict[str, Child] = {}  # the most recently used last
+        self.most = most
 
     def isolate(self, agent: Agent, name: str, game: str, late: float = 0.0) -> Agent:
         """`agent` itself if it is plyground's own, else its proxy in child `name`,
         to play the game `game` (a spec); `late` as IsolatedAgent takes it."""
         if not agent.external:
             return agent
-        return IsolatedAgent(agent, self.children.setdefault(name, Child()), game, late)
+        child = self.children.pop(name, None) or Child()
+        while len(self.children) >= self.most:
+            self.release(next(iter(self.children)))
+        self.children[name] = child
+        return IsolatedAgent(agent, child, game, late)
 
     def release(self, name: str) -> None:
         """End child `name`, if there is one: its agent is done."""

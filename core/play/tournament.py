@@ -176,6 +176,12 @@ _worker_isolation: Isolation | None = None
 _worker_watch = None  # in a watched match worker, the queue each move is reported to
 
 
+def worker_isolation() -> Isolation | None:
+    """In a match worker, the children its external agents decide in (kept between
+    jobs); None elsewhere."""
+    return _worker_isolation
+
+
 def start_worker(game_id: str, stop_buffer, watch=None, parent: int | None = None) -> None:
     """Runs once in each worker, before its first game. Given its `parent`'s id, the
     worker ends when that process does, however it ends (a SIGTERM or SIGKILL leaves

@@ -1,7 +1,8 @@
-"""`plyground grade`: grading a class's agents (core/grade/, docs/grading.md). For now
+"""`plyground grade`: grading a class's agents (core/grade/, docs/grading.md).
 `grade check`: read a grading spec, name every fault with its line, and write the
-public part a teacher hands to the students; and `grade label` (grade_label.py): label
-the positions a `positions` check scores against.
+public part a teacher hands to the students; `grade run` and `grade student`
+(grade_run.py): grade a class, or one student's agent by the public checks; and
+`grade label` (grade_label.py): label the positions a `positions` check scores against.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from plyground.core import PlygroundError
 from plyground.core.errors import visible
 from plyground.core.paths import NotReplaced, write_atomically
 
-from . import grade_label
+from . import grade_label, grade_run
 from .options import Force, refusal
 
 grade_app = typer.Typer()
@@ -70,4 +71,6 @@ def check(
           f"{visible(str(public_out))}", file=sys.stderr)
 
 
-grade_app.command("label")(grade_label.label_command)  # after check, in --help too
+grade_app.command("run")(grade_run.run_command)  # in this order in --help too
+grade_app.command("student")(grade_run.student_command)
+grade_app.command("label")(grade_label.label_command)

@@ -1,0 +1,213 @@
+"""`plyground grade run` and `grade student`: grade a class's submissions (or one
+student's own agent, by the public checks) into a folder with the report.
+
+Naming the submissions on the command line is the teacher's consent to run them: no
+prompt. Each student's agent runs boxed (its whole process tree, the spec's memory
+and clock). Ctrl-C keeps every finished unit in OUT/journal.jsonl and prints the
+command that resumes; the same command run again resumes any stopped run.
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from plyground.core.errors import PlygroundError, visible
+
+from .options import Cluster, ClusterSecurity, Jobs
+
+Out = Annotated[Path, typer.Option(
+    "--out", metavar="DIR", show_default=False,
+    help="the folder for the report (report.html, grades.csv, grades.json) and the "
+         "run's journal; the same --out again resumes the run")]
+SpecFile = Annotated[Path, typer.Argument(
+    metavar="SPEC", help="a grading spec (.toml)", show_default=False)]
+GradeSeed = Annotated[int, typer.Option(
+    min=0, max=2**63 - 1, help="the seed of the games (part of the run: a resumed run "
+    "needs the same)")]
+
+
+def duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+class ProgressLine:
+    """The run's progress on stderr: one line rewritten on a terminal, else a line
+    when a student is done and at most every 10 s."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.done = -1
+
+    def __call__(self, where) -> None:
+        now = time.monotonic()
+        if not self.tty and where.students_done == self.done and now - self.last < 10:
+            return
+        if self.tty and now - self.last < 0.2 and where.students_done == self.done:
+            return
+        self.last, self.done = now, where.students_done
+        left = "" if where.left is None else f", about {duration(where.left)} left"
+        text = (f"{where.students_done} of {where.students} students done, "
+                f"{where.checks_running} check{'s' if where.checks_running != 1 else ''} "
+                f"running, {where.units_done} of "
+                f"{where.units_known} units{left}")
+        if self.tty:
+            print(f"\r\x1b[2K{text}", end="", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        if self.tty and self.done >= 0:
+            print(file=sys.stderr)
+
+
+def load_plan(spec_path: Path, seed: int, words: list[str], public_only: bool = False):
+    from plyground.core.grade.plan import ClassPlan
+    from plyground.core.grade.spec import load_spec
+
+    spec = load_spec(spec_path)
+    checks = spec.public if public_only else spec.checks
+    if not checks:
+        raise PlygroundError(f"{visible(str(spec_path))} has no public checks to run")
+    return ClassPlan(spec, seed, shlex.join(["plyground", *words]), list(checks))
+
+
+def print_grades(grades, out: Path) -> None:
+    names = [name for name, _, _ in grades.checks]
+    width = max([7, *(len(visible(student.student)) for student in grades.students)])
+    print(f"{'student':<{width}}  " + "  ".join(f"{name:>{max(6, len(name))}}"
+                                               for name in names) + "   total")
+    for student in grades.students:
+        cells = "  ".join(f"{check.points:>{max(6, len(check.check))}.4g}"
+                          for check in student.checks)
+        print(f"{visible(student.student):<{width}}  {cells}  {student.total:6.4g}"
+              + ("  (did not start)" if student.start_fault else ""))
+    print(f"of {grades.most:g} points; the report: {visible(str(out / 'report.html'))}")
+
+
+def draw_board(state):
+    """The board as `plyground analyze` prints it (the game's text renderer), for the
+    report's missed positions; None for a game without one."""
+    from plyground.core.game import load_ref
+
+    ref = state.game.entry.renderer
+    return load_ref(ref)(state) if ref else None
+
+
+def run_grading(plan, roster, out: Path, jobs: int | None, cluster: str | None,
+                resume: str) -> None:
+    from plyground.core.grade.report import write_report
+    from plyground.core.grade.runner import grade
+    from plyground.core.play.cluster import open_pool
+
+    progress = ProgressLine()
+    try:
+        grades = grade(plan, roster, out, lambda: open_pool(plan.game, jobs, cluster),
+                       progress)
+    except KeyboardInterrupt:
+        progress.end()
+        print(f"stopped: every finished game and search is kept in "
+              f"{visible(str(out))}; resume with:\n  {resume}", file=sys.stderr)
+        raise typer.Exit(130) from None
+    progress.end()
+    write_report(grades, out, draw_board)
+    print_grades(grades, out)
+
+
+def dry_run(plan, students: int, jobs: int | None) -> None:
+    import os
+
+    from plyground.core.grade.estimate import estimate, total_seconds
+
+    workers = jobs or os.cpu_count() or 1
+    counts = estimate(plan, students)
+    for count in counts:
+        games = f"{count.games[0]:,}" if count.games[0] == count.games[1] else \
+            f"{count.games[0]:,} to {count.games[1]:,}"
+        work = f"{count.searches:,} searches" if count.searches else f"{games} games"
+        print(f"{count.name} ({count.kind}): {work}")
+    quick, slow = total_seconds(counts, students, workers)
+    print(f"{students} students on {workers} worker{'s' if workers != 1 else ''}: "
+          f"about {duration(quick)} if the students' agents move at once, at most "
+          f"{duration(slow)} if every move takes its whole clock "
+          f"({plan.spec.time:g}s)")
+
+
+def run_command(
+    spec: SpecFile,
+    submissions: Annotated[Path, typer.Argument(
+        metavar="SUBMISSIONS", show_default=False,
+        help="a folder with one folder a student, named for the student")],
+    out: Out,
+    jobs: Jobs = None,
+    cluster: Cluster = None,
+    cluster_security: ClusterSecurity = None,  # (carried in `cluster`)
+    seed: GradeSeed = 1,
+    dry: Annotated[bool, typer.Option(
+        "--dry-run", help="print the games and searches the spec means for this class "
+        "and an estimate of the time; run nothing")] = False,
+) -> None:
+    """Grade a class: every student's agent by every check of the spec.
+
+    Naming SUBMISSIONS is your consent to run each student's code: each runs
+    boxed, with the spec's clock and memory for its whole process tree. A crash,
+    a hang, a flood of output or a fork costs that student the check, never the
+    run. Writes OUT/report.html, grades.csv and grades.json. Ctrl-C keeps every
+    finished game; the same command resumes.
+
+    Example: plyground grade run examples/class/minimax.toml
+    examples/class/submissions --out grades
+    """
+    from plyground.core.grade.submission import student, students
+
+    words = ["grade", "run", str(spec), str(submissions), "--out", str(out)]
+    if seed != 1:
+        words += ["--seed", str(seed)]
+    plan = load_plan(spec, seed, words)
+    folders = students(submissions)
+    if dry:
+        dry_run(plan, len(folders), jobs)
+        return
+    roster = [student(plan.spec, folder) for folder in folders]
+    resume = shlex.join(["plyground", *words, *(["--jobs", str(jobs)] if jobs else []),
+                         *(["--cluster", cluster] if cluster else [])])
+    run_grading(plan, roster, out, jobs, cluster, resume)
+
+
+def student_command(
+    public: Annotated[Path, typer.Argument(
+        metavar="PUBLIC.toml", show_default=False,
+        help="the public part of a grading spec, as the teacher handed it out")],
+    agent: Annotated[str, typer.Argument(
+        metavar="AGENT", show_default=False,
+        help="your agent: path/to/bot.py:MyBot, or engine:cmd=\"./mybot\"")],
+    out: Out,
+    jobs: Jobs = None,
+    seed: GradeSeed = 1,
+) -> None:
+    """Run the public checks of a grading spec on your own agent.
+
+    Writes the same report the teacher's run writes, for you alone, so you know
+    before submitting what will be checked. The ladder, which needs the class,
+    is not played.
+
+    Example: plyground grade student public.toml mybot/bot.py:MyBot --out mine
+    """
+    from plyground.core.grade.submission import one_student
+
+    words = ["grade", "student", str(public), agent, "--out", str(out)]
+    plan = load_plan(public, seed, words, public_only=True)
+    roster = [one_student(plan.spec, agent)]
+    run_grading(plan, roster, out, jobs, None, shlex.join(["plyground", *words]))
