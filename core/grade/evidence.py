@@ -80,7 +80,8 @@ class StudentGrade:
 
     @property
     def total(self) -> float:
-        return sum(check.points for check in self.checks)
+        """The checks' points (each to two decimals) added, to two decimals."""
+        return round(sum(check.points for check in self.checks), 2)
 
     def check(self, name: str) -> CheckResult | None:
         return next((check for check in self.checks if check.check == name), None)

@@ -23,6 +23,7 @@ from .evidence import CheckResult, GameEvidence, SearchEvidence
 from .spec import Check
 from .units import Answer, SearchJob
 
+DECIMALS = 2  # a check's points, as every file and page shows them
 MOST_PAIRS = 200  # an SPRT of a grade stops undecided after so many pairs
 PAIRS_AHEAD = 2  # the pairs an SPRT has in play at once
 
@@ -69,7 +70,7 @@ class Feeder:
         raise NotImplementedError
 
     def _result(self, points: float, summary: str, **evidence) -> CheckResult:
-        return CheckResult(self.check.name, self.check.kind, round(points, 6),
+        return CheckResult(self.check.name, self.check.kind, round(points, DECIMALS),
                            self.check.points, summary, **evidence)
 
 

@@ -111,8 +111,8 @@ class LadderFeeder(Feeder):
         if student not in self.agents:
             return self._result(0, "not in the ladder: its agent did not start")
         if len(self.agents) < 2:
-            return self._result(0, "no ladder: it needs two students whose agents "
-                                "started")
+            return self._result(0, "not played: a ladder needs two or more students "
+                                "whose agents started (a class's run plays it)")
         scores = [(pairing.first, pairing.second, self.first_points(key))
                   for key, (pairing, _) in self.jobs.items()]
         place = next(rating for rating in ladder(scores, names=sorted(self.agents))
