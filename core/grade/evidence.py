@@ -3,7 +3,7 @@ them, as `grade run` and `grade student` hand it to the report (report.py), and 
 grades.json holds it.
 
 Plain dataclasses of strings and numbers, so that the whole of it is JSON
-(`to_json`, `from_json`) and nothing in it needs the game to be read back. Positions
+(`to_json`) and nothing in it needs the game to be read. Positions
 and moves are text in the game's notation; a game is its record (the moves from the
 start, as `plyground play --load` takes them after the game's spec).
 """

@@ -153,8 +153,14 @@ def read_game(spec: str, evidence: GameEvidence, check: str, first: str,
               second: str) -> tuple[GameRecord | None, str]:
     """The evidence's record read as a game (with its result, where the final
     position agrees), or None and why it cannot be."""
-    moves = evidence.record
-    problem = ""
+    moves, problem = evidence.record, ""
+    if not moves.lstrip().startswith("["):  # a line as the game writes one: a move a word
+        try:
+            game = parse_game(spec)
+            moves = " ".join(game.format_move(move) for move in
+                             game.parse_line(game.start(), moves))
+        except PlygroundError as error:
+            return None, f"its moves are not a game: {error}"
     for result in (RESULTS.get((evidence.result, evidence.student_first)), None):
         headers = [f"[Game {quote(spec)}]"]
         if result:

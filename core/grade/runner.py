@@ -164,14 +164,30 @@ class Runner:
                 ended, _ = wait(running, timeout=1.0, return_when=FIRST_COMPLETED)
                 for future in ended:
                     unit = running.pop(future)
-                    result = future.result()
+                    result = self.result_of(future, unit)
                     self.journal.add(unit.key, units.encode(result))
                     self.owners.pop(unit.key).take(unit.key, result)
                     self.done += 1
                     self.played += 1
                 self.pump()
                 self.progress(self.where(len(running)))
+        self.progress(self.where(0))
         return self.grades()
+
+    @staticmethod
+    def result_of(future, unit: Unit):
+        """The unit's result; a PlygroundError if the pool could not give one (a
+        worker lost, the cluster gone): the run stops, and the same command resumes
+        it. A student's agent never causes this: its faults are results."""
+        try:
+            return future.result()
+        except PlygroundError:
+            raise
+        except Exception as error:
+            raise PlygroundError(f"the grading run stopped: {unit.key} could not be "
+                                 f"played ({type(error).__name__}: {error}); the "
+                                 "finished units are kept, and the same command "
+                                 "resumes") from None
 
     def submit(self, pool: Pool, unit: Unit):
         if unit.kind == "game":

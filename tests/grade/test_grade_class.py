@@ -137,3 +137,18 @@ def test_a_student_runs_the_public_checks_on_their_own_bot(tmp_path):
                                                load_spec(handed / "public.toml").checks))
     assert (out / "report.html").is_file()
     assert "mybot" in result.stdout
+
+
+def test_every_game_in_the_report_replays_from_its_file(graded):
+    from plyground.core.records.record import load_record
+
+    out = graded[0]
+    pages = list((out / "students").glob("*.html"))
+    assert len(pages) == len(graded[2]["students"])
+    for page in pages:
+        assert "no replay" not in page.read_text(), page.name
+    files = list((out / "games").glob("*.txt"))
+    assert files
+    for file in files:
+        record = load_record(file)
+        assert record.moves

@@ -192,3 +192,35 @@ def test_a_damaged_line_inside_the_journal_is_an_error(tmp_path):
         file.write('{"key":"b","result":2}\n')
     with pytest.raises(PlygroundError, match="journal.jsonl:3"):
         Journal(tmp_path, "run")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_lost_worker_stops_the_run_in_one_line_and_the_rerun_resumes(whole, tmp_path):
+    spec, subs, expected, units = whole
+    out = tmp_path / "out"
+    process = grade(spec, subs, out)
+    wait_for_units(out, 10, process)
+    workers = [pid for pid in children(process.pid)
+               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = process.communicate(timeout=WAIT)
+    assert process.returncode == 2, err  # (10 of some 240 units: far from its end)
+    assert err.strip().splitlines()[-1].startswith("error: the grading run stopped")
+    assert "Traceback" not in err
+    finish(grade(spec, subs, out))
+    keys = journal_keys(out)
+    assert len(keys) == len(set(keys))
+    assert (out / "grades.json").read_text() == expected

@@ -9,10 +9,11 @@ command that resumes; the same command run again resumes any stopped run.
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -50,21 +51,26 @@ class ProgressLine:
         self.tty = sys.stderr.isatty()
         self.last = 0.0
         self.done = -1
+        self.text = ""
 
     def __call__(self, where) -> None:
         now = time.monotonic()
-        if not self.tty and where.students_done == self.done and now - self.last < 10:
+        finished = where.units_done == where.units_known
+        if not finished and where.students_done == self.done and \
+                now - self.last < (0.2 if self.tty else 10):
             return
-        if self.tty and now - self.last < 0.2 and where.students_done == self.done:
-            return
-        self.last, self.done = now, where.students_done
-        left = "" if where.left is None else f", about {duration(where.left)} left"
+        left = "" if where.left is None or finished else \
+            f", about {duration(where.left)} left"
         text = (f"{where.students_done} of {where.students} students done, "
                 f"{where.checks_running} check{'s' if where.checks_running != 1 else ''} "
                 f"running, {where.units_done} of "
                 f"{where.units_known} units{left}")
-        if self.tty:
-            print(f"\r\x1b[2K{text}", end="", file=sys.stderr, flush=True)
+        if text == self.text:
+            return
+        self.last, self.done, self.text = now, where.students_done, text
+        if self.tty:  # (cut to the terminal's width: a wrapped line would stay)
+            width = shutil.get_terminal_size().columns - 1
+            print(f"\r\x1b[2K{text[:width]}", end="", file=sys.stderr, flush=True)
         else:
             print(text, file=sys.stderr, flush=True)
 
@@ -129,7 +135,7 @@ def run_grading(plan, roster, out: Path, jobs: int | None, cluster: str | None,
 def dry_run(plan, students: int, jobs: int | None) -> None:
     import os
 
-    from plyground.core.grade.estimate import estimate, total_seconds
+    from plyground.core.grade.estimate import estimate, stand_in, total_seconds
 
     workers = jobs or os.cpu_count() or 1
     counts = estimate(plan, students)
@@ -138,11 +144,11 @@ def dry_run(plan, students: int, jobs: int | None) -> None:
             f"{count.games[0]:,} to {count.games[1]:,}"
         work = f"{count.searches:,} searches" if count.searches else f"{games} games"
         print(f"{count.name} ({count.kind}): {work}")
-    quick, slow = total_seconds(counts, students, workers)
+    quick, likely, slow = total_seconds(counts, students, workers)
     print(f"{students} students on {workers} worker{'s' if workers != 1 else ''}: "
-          f"about {duration(quick)} if the students' agents move at once, at most "
-          f"{duration(slow)} if every move takes its whole clock "
-          f"({plan.spec.time:g}s)")
+          f"about {duration(likely)} if they play as {stand_in(plan)} does "
+          f"({duration(quick)} if they moved at once; at most {duration(slow)}, every "
+          f"move taking its whole clock of {plan.spec.time:g}s)")
 
 
 def run_command(
