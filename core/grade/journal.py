@@ -9,6 +9,7 @@ line cut short by a kill is dropped (its unit is played again, as it never finis
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -41,13 +42,19 @@ class Journal:
         except OSError as error:
             raise PlygroundError(f"cannot make the folder {visible(str(folder))}: "
                                  f"{error.strerror or error}") from None
-        if self.path.exists():
-            self._read(identity)
         try:
             self.file = open(self.path, "a", encoding="utf-8")
         except OSError as error:
             raise PlygroundError(f"cannot write {visible(str(self.path))}: "
                                  f"{error.strerror or error}") from None
+        try:  # one run at a time in a folder: two would mix their lines
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.file.close()
+            raise PlygroundError(f"another grading run is using {visible(str(folder))}: "
+                                 "wait for it to end (or stop it) first") from None
+        if self.path.stat().st_size:
+            self._read(identity)
         if not self.resumed:
             self._write({"journal": VERSION, "run": identity})
 

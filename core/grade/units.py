@@ -9,12 +9,13 @@ crash, a hang, a flood, a fork, memory without end) is an AgentFault in its answ
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import asdict, dataclass
 
 from ..errors import AgentFault
 from ..game import Termination, parse_game
 from ..play.isolation import Isolation
-from ..play.tournament import GameJob, GameResult, play_job, worker_isolation
+from ..play.tournament import GameJob, GameResult, match_game, worker_isolation
 from .submission import Submission
 
 
@@ -44,10 +45,20 @@ class Answer:
     fault: str | None
 
 
+_kept = threading.local()  # elsewhere than in a match worker (a Dask worker's threads)
+
+
 def _isolation() -> tuple[Isolation, bool]:
-    """The worker's children, kept between jobs, or new ones to close (False)."""
+    """The children the students' agents decide in, kept between jobs: the match
+    worker's, or, on a Dask worker, its thread's own (a student's process is not
+    started again for each game; the least recently used end past Isolation's
+    limit, and the rest with the worker)."""
     kept = worker_isolation()
-    return (kept, True) if kept is not None else (Isolation(), False)
+    if kept is None:
+        kept = getattr(_kept, "isolation", None)
+        if kept is None:
+            kept = _kept.isolation = Isolation()
+    return kept, True
 
 
 def start(job: StartJob) -> str:
@@ -89,7 +100,8 @@ def search(job: SearchJob) -> list[Answer]:
 
 
 def play(game_spec: str, job: GameJob) -> GameResult:
-    return play_job(game_spec, job)
+    return match_game(game_spec, job.players, job.number, job.seed, job.opening,
+                      isolation=_isolation()[0])
 
 
 # --- the journal's codecs -------------------------------------------------------------

@@ -209,7 +209,8 @@ def report_move(watch, match: int, number: int, record: str) -> None:
 
 def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
                seed: int, opening: str = "",
-               moved: Callable[[str], None] | None = None) -> GameResult:
+               moved: Callable[[str], None] | None = None,
+               isolation: Isolation | None = None) -> GameResult:
     """Game `number` of a match between `players`, from the game's start, or from the
     position its `opening` moves lead to (a line as the game's format_line writes it).
     Each worker runs this; so may anyone else, to replay one game of a match. The
@@ -219,7 +220,7 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
 
     An external agent decides in a process named after its player's spec (one each
     when both players have the same), which a worker keeps from game to game; outside
-    a worker, it ends with the game."""
+    a worker, it ends with the game, unless `isolation` names children to keep."""
     game = parse_game(game_spec)
     first = (number - 1) % 2
     names = [player.spec for player in players]
@@ -229,7 +230,7 @@ def match_game(game_spec: str, players: tuple[Agent, Agent], number: int,
     start = game.start()
     for move in opened:
         start = start.play(move)
-    kept = _worker_isolation
+    kept = isolation or _worker_isolation
     with nullcontext(kept) if kept else Isolation() as isolation:
         agents = [isolation.isolate(game_agent(players[side ^ first], seed, number, side),
                                     names[side ^ first], game.spec) for side in (0, 1)]

@@ -73,10 +73,11 @@ def make_class(folder: Path) -> tuple[Path, Path]:
     return folder / "spec.toml", folder / "subs"
 
 
-def grade(spec: Path, subs: Path, out: Path, **popen) -> subprocess.Popen:
+def grade(spec: Path, subs: Path, out: Path, *pool: str, **popen) -> subprocess.Popen:
     return subprocess.Popen([PLYGROUND, "grade", "run", str(spec), str(subs), "--out",
-                             str(out), "--jobs", "2"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **popen)
+                             str(out), *(pool or ("--jobs", "2"))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            **popen)
 
 
 def finish(process: subprocess.Popen) -> tuple[str, str]:
@@ -224,3 +225,13 @@ def test_a_lost_worker_stops_the_run_in_one_line_and_the_rerun_resumes(whole, tm
     keys = journal_keys(out)
     assert len(keys) == len(set(keys))
     assert (out / "grades.json").read_text() == expected
+
+
+def test_two_runs_in_one_folder_at_once_are_refused(tmp_path):
+    first = Journal(tmp_path, "run")
+    try:
+        with pytest.raises(PlygroundError, match="another grading run is using"):
+            Journal(tmp_path, "run")
+    finally:
+        first.close()
+    Journal(tmp_path, "run").close()  # once the first has ended
