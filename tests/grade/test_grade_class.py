@@ -61,6 +61,7 @@ def test_every_student_gets_a_row_in_each_file(graded):
     assert (out / "report.html").is_file()
     for name in names:
         assert name in result.stdout
+    assert max(map(len, result.stdout.splitlines())) <= 80  # a pipe's 80 columns
 
 
 def test_the_illegal_the_slow_and_the_crashing_lose_the_legal_check(graded):

@@ -91,16 +91,37 @@ def load_plan(spec_path: Path, seed: int, words: list[str], public_only: bool = 
 
 
 def print_grades(grades, out: Path) -> None:
-    names = [name for name, _, _ in grades.checks]
-    width = max([7, *(len(visible(student.student)) for student in grades.students)])
-    print(f"{'student':<{width}}  " + "  ".join(f"{name:>{max(6, len(name))}}"
-                                               for name in names) + "   total")
+    """The grades as a table (the CLI's, whole at 80 columns: a check's name folds
+    onto a second line where it must), then where the report is."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..tables import Spec, cli_table, number_column, text_column
+
+    table = cli_table()
+    text_column(table, "student")
+    for name, _, points in grades.checks:
+        number_column(table, f"{fold(name)}\n({points:g})")
+    number_column(table, f"total\n({grades.most:g})")
     for student in grades.students:
-        cells = "  ".join(f"{check.points:>{max(6, len(check.check))}.4g}"
-                          for check in student.checks)
-        print(f"{visible(student.student):<{width}}  {cells}  {student.total:6.4g}"
-              + ("  (did not start)" if student.start_fault else ""))
-    print(f"of {grades.most:g} points; the report: {visible(str(out / 'report.html'))}")
+        table.add_row(Spec(student.student + (" (did not start)" if student.start_fault
+                                              else "")),
+                      *(f"{check.points:g}" for check in student.checks),
+                      f"{student.total:g}")
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(Text(f"the report: {visible(str(out / 'report.html'))}"))
+
+
+def fold(header: str, width: int = 8) -> str:
+    """A header on lines of at most `width` characters where it has spaces or -."""
+    lines, line = [], ""
+    for word in header.replace("-", "- ").split(" "):
+        if line and len(line) + len(word) + (not line.endswith("-")) > width:
+            lines.append(line)
+            line = ""
+        line += word if not line or line.endswith("-") else " " + word
+    return "\n".join([*lines, line])
 
 
 def draw_board(state):
