@@ -56,8 +56,8 @@ class Submission(Agent):
 
     @property
     def spec(self) -> str:
-        if self.seeds and "seed" in self.given:
-            return f"{self.real},seed={self.settings['seed']}"
+        if self.seeds and SEED.name in self.given:
+            return f"{self.real},{SEED.name}={self.settings[SEED.name]}"
         return self.real
 
     @property
