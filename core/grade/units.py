@@ -48,7 +48,7 @@ class Answer:
 _kept = threading.local()  # elsewhere than in a match worker (a Dask worker's threads)
 
 
-def _isolation() -> tuple[Isolation, bool]:
+def _isolation() -> Isolation:
     """The children the students' agents decide in, kept between jobs: the match
     worker's, or, on a Dask worker, its thread's own (a student's process is not
     started again for each game; the least recently used end past Isolation's
@@ -58,21 +58,18 @@ def _isolation() -> tuple[Isolation, bool]:
         kept = getattr(_kept, "isolation", None)
         if kept is None:
             kept = _kept.isolation = Isolation()
-    return kept, True
+    return kept
 
 
 def start(job: StartJob) -> str:
     """"" if the agent started, else why not (its fault, one line)."""
-    isolation, kept = _isolation()
+    isolation = _isolation()
     try:
         agent = isolation.isolate(job.agent, job.agent.spec, job.game)
         agent.get_ready(None)
     except AgentFault as fault:
         isolation.release(job.agent.spec)
         return " ".join(str(fault).split()) or "it did not start"
-    finally:
-        if not kept:
-            isolation.close()
     return ""
 
 
@@ -80,28 +77,23 @@ def search(job: SearchJob) -> list[Answer]:
     """The agent's answer in each position, under its own clock (a fault in one
     position costs that one: a new child is started for the next)."""
     game = parse_game(job.game)
-    isolation, kept = _isolation()
+    isolation = _isolation()
     answers = []
-    try:
-        for text in job.positions:
-            state = game.parse_position(text)
-            agent = isolation.isolate(job.agent, job.agent.spec, job.game)
-            try:
-                done = agent.decide(state)
-            except AgentFault as fault:
-                answers.append(Answer(None, None, " ".join(str(fault).split())))
-                continue
-            answers.append(Answer(game.format_move(done.best_move),
-                                  done.work or None, None))
-    finally:
-        if not kept:
-            isolation.close()
+    for text in job.positions:
+        state = game.parse_position(text)
+        agent = isolation.isolate(job.agent, job.agent.spec, job.game)
+        try:
+            done = agent.decide(state)
+        except AgentFault as fault:
+            answers.append(Answer(None, None, " ".join(str(fault).split())))
+            continue
+        answers.append(Answer(game.format_move(done.best_move), done.work or None, None))
     return answers
 
 
 def play(game_spec: str, job: GameJob) -> GameResult:
     return match_game(game_spec, job.players, job.number, job.seed, job.opening,
-                      isolation=_isolation()[0])
+                      isolation=_isolation())
 
 
 # --- the journal's codecs -------------------------------------------------------------
