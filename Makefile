@@ -3,9 +3,13 @@
 # pyproject.toml is newer than the last install; with it, the tic-tac-toe example game
 # (examples/tictactoe, a package of its own that the tests play), installed without
 # build isolation, so its build tools must be in the venv (setuptools, wheel).
+# Then every game's numba kernels are compiled into numba's cache (about 30 s, a line a
+# game), so that no game's first move waits for a compile; `make play` checks again
+# (a second when all is cached) in case a kernel or numba changed since.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+PRECOMPILE := $(VENV)/bin/python -m plyground.core.fast.precompile
 
 .PHONY: play test bench fuzz stress clean
 
@@ -14,9 +18,11 @@ $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e '.[test,cluster]'
 	$(VENV)/bin/python -m pip install --quiet 'setuptools>=64' wheel
 	$(VENV)/bin/python -m pip install --quiet --no-build-isolation -e examples/tictactoe
+	$(PRECOMPILE)
 	@touch $(STAMP)
 
 play: $(STAMP)
+	@$(PRECOMPILE)
 	$(VENV)/bin/plyground
 
 # The browser test (tests/tui/test_browser.py) drives `plyground serve` with Debian's

@@ -15,6 +15,7 @@ from typing import Iterable
 
 import textual.screen
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from plyground.core import Game, PlygroundError, get_game
@@ -29,10 +30,12 @@ from plyground.core.agents.ceilings import Ceilings, hold_searches
 from plyground.core.trust import Trust, served_agent, untrusted
 
 from .engine_update import ANALYSIS, REVIEW, SEARCH, EngineUpdate
+from .first_start import FirstStart
 from .screens.game import GameScreen
 from .screens.setup import SetupScreen
 from .screens.trust import TrustScreen, not_run, refused_outright
 from .served_saves import MB, QUOTA_FILES, QUOTA_MB
+from .minimum_size import MinimumSize
 from .terminal import is_terminal, require_terminal
 from .themes import board_variable_defaults, load_themes
 
@@ -84,8 +87,15 @@ def paint_faster() -> None:
         textual.screen.UPDATE_PERIOD = 1 / 120
 
 
-class PlygroundApp(App):
+class PlygroundApp(MinimumSize, App):
     TITLE = "plyground"
+    # Quitting, on every screen: Ctrl+Q, named in each footer, and q wherever no text
+    # box has the focus (a box takes the q typed in it: the key never reaches here).
+    # Every quit key names its action `app.quit`, so that a footer shows one Quit (it
+    # merges the keys of one action): a screen's own q, else Ctrl+Q.
+    BINDINGS = [Binding("ctrl+q", "app.quit", "Quit", priority=True,
+                        tooltip="Quit plyground (q too, outside a text box)"),
+                Binding("q", "app.quit", "Quit", show=False)]
 
     def __init__(self, game_id: str | None = None, sides: tuple[str, str] | None = None,
                  position: str | None = None, *, options: dict | None = None,
@@ -114,6 +124,7 @@ class PlygroundApp(App):
         # reviews games (started at the first review: an engine spawns on first use)
         self.reviewer = Engine(partial(self.forward, REVIEW), clock=clock)
         self.game_screen: GameScreen | None = None
+        self.first_start = FirstStart(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return board_variable_defaults()
@@ -130,6 +141,9 @@ class PlygroundApp(App):
     def on_mount(self) -> None:
         if not self.is_headless and self.runs_in_a_terminal():
             self.set_interval(1.0, self.exit_if_the_terminal_is_gone)
+        # the kernels numba's cache lacks, compiled in the background (first start)
+        self.first_start.begin(self.start_with.game_id or (
+            self.record.game.id if self.record is not None else None))
         themes, problems = load_themes()
         for theme in themes:
             self.register_theme(theme)
@@ -168,6 +182,7 @@ class PlygroundApp(App):
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # (an app run in a test process: what it kept may go now)
+        self.first_start.close()
         self.engine.close()
         self.analyst.close()
         self.reviewer.close()
@@ -334,6 +349,13 @@ class PlygroundApp(App):
         from .screens.match import MatchScreen
 
         self.push_screen(MatchScreen(game, sides))
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q or q: a game on the screens is kept in the history first."""
+        if self.game_screen is not None and self.game_screen in self.screen_stack:
+            await self.game_screen.action_quit()
+        else:
+            self.exit()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, plus every key binding active on this screen."""

@@ -1,15 +1,15 @@
 """What runs the Match screen's SPRT: a plain class, so that it is tested without Textual.
 
-`read_plan` turns the screen's fields into an SprtPlan, or one PlygroundError line (the
-screen shows it and starts nothing). `ArenaDriver.run` plays the plan with
-core/play/arena.run_sprt on a pool of worker processes (this machine's cores but one, so
-the app keeps a core), on the caller's thread (the screen's thread worker), stores each
-game in the history as it ends, and hands `changed` an ArenaView after every event: a
-frozen snapshot, safe to pass to the UI thread. The workers report each move they play
-(local_pool's watch queue); a thread of the driver reads them and shows the game under
-way at most every `paint` seconds, since fast games move far more often than a screen can
-usefully paint. `stop` (from any thread) cuts the games under way short; the finished
-ones are kept.
+`read_plan` turns the screen's fields into an SprtPlan, or one line naming the field at
+fault (a FieldError: the screen shows it, puts the cursor there and starts nothing).
+`ArenaDriver.run` plays the plan with core/play/arena.run_sprt on a pool of worker
+processes (this machine's cores but one, so the app keeps a core), on the caller's
+thread (the screen's thread worker), stores each game in the history as it ends, and
+hands `changed` an ArenaView after every event: a frozen snapshot, safe to pass to the
+UI thread. The workers report each move they play (local_pool's watch queue); a thread
+of the driver reads them and shows the game under way at most every `paint` seconds,
+since fast games move far more often than a screen can usefully paint. `stop` (from any
+thread) cuts the games under way short; the finished ones are kept.
 """
 from __future__ import annotations
 
@@ -34,13 +34,14 @@ from plyground.core.records.history import History
 from plyground.core.ranges import MOST_GAMES
 from plyground.core.records.runs import finish_run, start_run
 
-from .fields import number
+from .fields import FieldError, blamed, number
 from .sprt_text import elo_text, llr_texts, result_line as sprt_result_line
 from .cli.recording import record_match_game
 from .cli.sides import game_agent
 
 SOURCE = "sprt"  # the history's source column for the Match screen's games
 LABELS = ("A", "B")
+TEST_FIELDS = ("elo0", "elo1", "alpha", "beta")  # the SPRT's bounds, as SPRT names them
 PAINT = 0.2  # seconds: at most 5 views a second for moves
 
 
@@ -58,25 +59,33 @@ def start_resource_tracker() -> None:
         resource_tracker.ensure_running()
 
 
+def named_first(message: str, names: tuple[str, ...]) -> str:
+    """The name that `message` mentions first (the test's refusals start with the
+    field they refuse: "beta is a probability…", "elo0 must be below elo1…")."""
+    found = {message.find(name): name for name in names if name in message}
+    return found[min(found)] if found else names[0]
+
+
 def read_plan(game: Game, specs: tuple[str, str], elo0: str, elo1: str, alpha: str,
               beta: str, model: str, max_pairs: str, openings: str, seed: int
               ) -> SprtPlan:
-    """The plan the fields describe; PlygroundError (one line) for anything wrong: a
-    number that is not one, bounds the test refuses, an agent unknown or unable to
-    play `game`, openings that cannot be read."""
+    """The plan the fields describe; a FieldError (one line, and the field at fault:
+    "A", "B", "elo0", "elo1", "alpha", "beta", "max pairs" or "openings") for anything
+    wrong: a number that is not one, bounds the test refuses, an agent unknown or
+    unable to play `game`, openings that cannot be read."""
     players = []
     for label, spec in zip(LABELS, specs):
-        try:
+        with blamed(label, f"Agent {label}: "):
             players.append(game_agent(game, spec))
-        except PlygroundError as error:
-            raise PlygroundError(f"Agent {label}: {error}") from None
-    test = SPRT(number("elo0", elo0), number("elo1", elo1), number("alpha", alpha),
-                number("beta", beta), model)
-    pairs = int(number("max pairs", max_pairs, whole=True, least=1, most=MOST_GAMES))
+    bounds = {name: number(name, text) for name, text in
+              zip(TEST_FIELDS, (elo0, elo1, alpha, beta))}
     try:
-        suite = opening_suite(game, openings_option(openings.strip() or NO_OPENINGS))
+        test = SPRT(**bounds, model=model)
     except PlygroundError as error:
-        raise PlygroundError(f"Openings: {error}") from None
+        raise FieldError(str(error), named_first(str(error), TEST_FIELDS)) from None
+    pairs = int(number("max pairs", max_pairs, whole=True, least=1, most=MOST_GAMES))
+    with blamed("openings", "Openings: "):
+        suite = opening_suite(game, openings_option(openings.strip() or NO_OPENINGS))
     return SprtPlan(game, specs, tuple(players), test, seed, pairs, suite,
                      openings_option(openings.strip() or NO_OPENINGS))
 
@@ -96,9 +105,11 @@ class FinishedGame:
 
     @property
     def result(self) -> str:
-        """The result for A: `1-0`, `½-½` or `0-1`, then how it ended."""
-        score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[self.points]
-        return f"{score} {self.reason}"
+        """Who won, in the screen's words (`A won`, `B won` or `draw`), then how it
+        ended: `A won · O connects four`. Not `1-0`: beside a reason that names a
+        side, and a history whose records score X's result, a score for A misleads."""
+        words = {1.0: "A won", 0.5: "draw", 0.0: "B won"}[self.points]
+        return f"{words} · {self.reason}" if self.reason else words
 
 
 @dataclass(frozen=True)

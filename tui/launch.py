@@ -9,6 +9,9 @@ from .exit_codes import INTERRUPTED
 def main() -> None:
     try:
         from .cli import main as run_cli
+        from .cli.stopping import install
+
+        install()  # from now on, Ctrl-C says at once that the command is stopping
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(INTERRUPTED)

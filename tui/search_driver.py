@@ -17,7 +17,10 @@ from plyground.core.play.worker import (EngineDone, EngineEvents, EngineFailed,
                                         EngineForfeit, EngineStarted, SearchRequest)
 from plyground.core.search.control import Budget
 from plyground.core.search.events import TRACE_CAP, IterationDone, TraceProgress
-from plyground.core.values import Score
+from plyground.core.values import Scale, Score
+
+from . import first_start
+from .verdict import mean_words, network_valued
 
 # Seconds between two repaints of a search's live views (inspector, heat map): the
 # engine sends up to 20 batches a second, and painting each kept the screen busy a
@@ -98,6 +101,9 @@ class SearchDriver:
         # or loads its kernels, off the move's clock)
         self.thinking_since: float | None = None
         self.live_shown_at = 0.0
+        # when the app's first start last had this search's kernels still to compile:
+        # an agent from outside is not waited for before then
+        self.compiled_at = 0.0
 
     def forget(self) -> None:
         """A new game: no search of the last one to step through."""
@@ -132,6 +138,7 @@ class SearchDriver:
     def _running(self, search: SearchRecord) -> SearchRecord:
         self.search = search
         self.thinking_since = None
+        self.compiled_at = 0.0
         return search
 
     def cancel(self) -> bool:
@@ -198,7 +205,11 @@ class SearchDriver:
         if time_budget is None:
             return None
         limit = search.agent.hang_limit(time_budget)
-        since = search.started if self.thinking_since is None else self.thinking_since
+        if self.thinking_since is None and first_start.waiting_for(search.state.game.id):
+            self.compiled_at = self.clock()
+            return None
+        since = max(search.started, self.compiled_at) if self.thinking_since is None \
+            else self.thinking_since
         if self.clock() - since <= limit:
             return None
         self.search = None
@@ -211,11 +222,18 @@ class SearchDriver:
     def doing(self) -> str:
         """What the running search's agent is doing, after its name in the status."""
         if self.thinking_since is None:
-            return f": {PREPARING}"
+            return f": {self.preparing()}"
         seconds = self.clock() - self.thinking_since
         what = "is thinking" if self.search.purpose == Purpose.MOVE else \
             "is recording a step-by-step trace"
         return f" {what}… {seconds:.1f} s"
+
+    def preparing(self) -> str:
+        """What the running search waits for before its clock starts: its game's
+        kernels, while the app's first start still compiles them, else the engine."""
+        if first_start.waiting_for(self.search.state.game.id):
+            return first_start.FIRST_START
+        return PREPARING
 
     def recording(self) -> str:
         """How far the recording of a trace has come, and the keys that act on it."""
@@ -408,6 +426,8 @@ def check_replay(record: SearchRecord, game) -> ReplayCheck | None:
 
     def figures(move, value, work) -> str:
         value_text = "" if value is None else \
+            f", {mean_words(value, record.state.ply, network_valued(result))}" \
+            if result.scale == Scale.MEAN else \
             f", value {Score(value, record.state.ply, result.scale)}"
         return f"move {game.format_move(move)}{value_text}, {work:,} {result.work_unit}"
 

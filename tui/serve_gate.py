@@ -36,6 +36,7 @@ from yarl import URL
 from plyground.core.agents.box import memory_words
 from plyground.core.ranges import machine_memory
 
+from .cli.stopping import tell
 from .hosts import is_local
 from .serve_box import Boxes
 from .serve_log import access_log_for, log_to
@@ -88,6 +89,7 @@ class GatedServer(Server):
         self.sessions = 0  # websockets with a running app
         self.open: set[asyncio.BaseTransport] = set()  # of every open websocket
         self.held = 0  # websockets kept open with no app, to tell their page why
+        self.interrupted = False  # whether Ctrl-C stopped it (its exit code says so)
 
     def address(self) -> str:
         """The address to open: this server's, with its token."""
@@ -135,11 +137,19 @@ class GatedServer(Server):
             loop = asyncio.get_event_loop()
         except Exception:
             loop = asyncio.new_event_loop()
-        for number in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(number, self.request_exit)
+        loop.add_signal_handler(signal.SIGINT, self.ctrl_c)
+        loop.add_signal_handler(signal.SIGTERM, self.request_exit)
         web.run_app(self._make_app(), host=self.host, port=self.port,
                     handle_signals=False, loop=loop, print=self.announce,
                     access_log_class=access_log_for(self.token))
+
+    def ctrl_c(self) -> None:
+        """Say at once that it stops (closing the sessions takes a moment), then stop
+        as a SIGTERM does; the command then exits with Ctrl-C's code."""
+        if not self.interrupted:
+            self.interrupted = True
+            tell("interrupted: the server stops, and every session with it")
+        self.request_exit()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from rich.box import SIMPLE
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
@@ -51,12 +52,13 @@ class Spec:
         self.parts = [part for part in re.findall(r"[^/:]*[/:]?", self.text) if part]
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(max(map(len, self.parts), default=0), len(self.text))
+        # in terminal cells, as a terminal shows them: a wide character takes two
+        return Measurement(max(map(cell_len, self.parts), default=0), cell_len(self.text))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         lines = [""]
         for part in self.parts:
-            if lines[-1] and len(lines[-1]) + len(part) > options.max_width:
+            if lines[-1] and cell_len(lines[-1]) + cell_len(part) > options.max_width:
                 lines.append("")
             lines[-1] += part
         for line in lines:

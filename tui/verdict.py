@@ -3,13 +3,15 @@ result when one is known (`X loses: every move loses; best 3, a loss in 18 (exac
 solver)`), and what kind of value the agent's is: exact, a heuristic score (the
 search's guess from the positions it reached: no win probability and no proof) or an
 MCTS mean result (how its playouts ended) or a network's mean value (PUCT: the mean of
-its network's estimates, no playouts)."""
+its network's estimates, no playouts). And how any view words a decision
+(`decision_words`): the app's inspector and the command line alike."""
 from __future__ import annotations
 
 from plyground.core import Game, State
 from plyground.core.connect4.analysis import SOLVER, can_analyse, quick_score
 from plyground.core.connect4.solver import value_of
 from plyground.core.search.events import SearchDone
+from plyground.core.search.mcts import describe_proven
 from plyground.core.values import Scale, Score, proven
 
 EXACT, HEURISTIC, MEAN_RESULT = "exact", "heuristic", "mean result"  # value kinds
@@ -38,6 +40,56 @@ def value_kind(game: Game, state: State, done: SearchDone,
     if done.exact or proven(game, state, done.value, done.depth):
         return EXACT
     return HEURISTIC
+
+
+def network_valued(done: SearchDone) -> bool:
+    """Whether a decision's mean value is a network's (a PUCT search counts
+    simulations, not playouts)."""
+    return done.scale == Scale.MEAN and done.unit == "simulations"
+
+
+def proven_words(score: int, ply: int) -> str:
+    """An MCTS proof as the inspector and the CLI say it: `proven win in ≤3`."""
+    return f"proven {describe_proven(score, ply)}"
+
+
+def mean_words(value: float, ply: int, network: bool) -> str:
+    """A mean value, named for what it is: `mean result 55.2%` (playouts) or
+    `mean network value 55.2%` (a network's estimates)."""
+    figure = str(Score(value, ply, Scale.MEAN)).removesuffix(" mean result")
+    return f"{KIND_WORDS[NETWORK_MEAN if network else MEAN_RESULT]} {figure}"
+
+
+MCTS_PROOF = "proven: "  # how core/search/mcts.py's note starts for a proven root
+
+
+def decision_words(game: Game, state: State, done: SearchDone) -> str:
+    """A decision's value and the work behind it, worded as the app's inspector words
+    it (demo's move lines; the inspector and step mode's replay check use its parts,
+    proven_words and mean_words): a proven result is called proven, with its distance (`proven win in ≤3 · 960
+    iterations`, `proven win in 5 · depth 9 · 1,234 nodes`); else what kind of
+    value it is (`mean result 55.2% · 5,500 iterations`, `mean network value 61.0%
+    · 800 simulations`, `heuristic score +35 · depth 7 · 8,120 nodes`)."""
+    parts = []
+    if done.value is not None:
+        value = done.score(state.ply)
+        if done.scale == Scale.MEAN:
+            if done.note.startswith(MCTS_PROOF):
+                parts.append(f"proven {done.note.removeprefix(MCTS_PROOF)}")
+            else:
+                parts.append(mean_words(done.value, state.ply, network_valued(done)))
+        elif done.exact:
+            parts.append(f"proven {'draw' if value.value == 0 else value} ({SOLVER})")
+        elif proof := proven(game, state, done.value, done.depth):
+            parts.append(proof if value.value == 0 else f"proven {value}")
+        else:
+            parts.append(f"{KIND_WORDS[HEURISTIC]} {value}")
+    if done.depth is not None:
+        parts.append(f"depth {done.depth}")
+    if done.work:
+        unit = done.work_unit.removesuffix("s") if done.work == 1 else done.work_unit
+        parts.append(f"{done.work:,} {unit}")
+    return " · ".join(parts)
 
 
 def exact_result(game: Game, state: State, done: SearchDone) -> dict | None:
@@ -84,6 +136,10 @@ def value_phrase(report: dict) -> str:
     if kind == EXACT:
         return f"value {report['description']}" + (
             f" ({report['proof']})" if report["proof"] else "")
+    if kind in (MEAN_RESULT, NETWORK_MEAN) and report["note"].startswith(MCTS_PROOF):
+        # a proof is no mean: called proven, with its distance, as decision_words says
+        return (f"proven {report['note'].removeprefix(MCTS_PROOF)} over "
+                f"{report['work']:,} {report['work_unit']}")
     if kind in (MEAN_RESULT, NETWORK_MEAN):
         figure = report["description"].removesuffix(" mean result")
         source = f" over {report['work']:,} {report['work_unit']}"

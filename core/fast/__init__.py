@@ -32,9 +32,26 @@ def warm_up(game_id: str) -> None:
     """Compile a game's kernels, or load them from numba's on-disk cache, so that the
     first search does not pay for it: once a process (again, it costs nothing). Run
     it in the background when a game is chosen; it does nothing for a game without
-    kernels."""
+    kernels. While another process compiles them (fast/cache.py), it waits for that
+    one and loads what it wrote."""
     if game_id in _warmed:
         return
-    for module in game_entry(game_id).kernels.modules():
-        importlib.import_module(module).warm_up()
+    modules = game_entry(game_id).kernels.modules()
+    if modules:
+        from .cache import compiling
+
+        with compiling(game_id, modules):
+            for module in modules:
+                importlib.import_module(module).warm_up()
     _warmed.add(game_id)
+
+
+def kernels_cached(game_id: str) -> bool:
+    """Whether the game's kernels are in numba's cache (loading them takes a fraction
+    of a second; compiling them, several seconds). True for a game without kernels."""
+    modules = game_entry(game_id).kernels.modules()
+    if not modules:
+        return True
+    from .cache import all_cached, kernels_of
+
+    return all_cached(kernels_of(modules))

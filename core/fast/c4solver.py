@@ -378,12 +378,18 @@ def kernel_position(state) -> tuple:
             np.uint64(state.pieces[0] | state.pieces[1]), state.ply)
 
 
+SOLVER_KERNELS = "c4solver"  # the solver's kernels, as a set compiled together
+
+
 def warm_up(solver: Solver) -> None:
     """Compile the kernels (or load them from numba's cache) with `solver`, on the
-    game's late warm-up position."""
+    game's late warm-up position; while another process compiles them, wait for it
+    (fast/cache.py)."""
     from ..games.connect4 import GAME, WARM_POSITION
+    from .cache import compiling
 
     late = GAME.parse_position(WARM_POSITION)
-    solver.solve(late, weak=True)
-    solver.analyze(late, weak=True)
-    solver.solve_many([late], weak=True)
+    with compiling(SOLVER_KERNELS, [__name__]):
+        solver.solve(late, weak=True)
+        solver.analyze(late, weak=True)
+        solver.solve_many([late], weak=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..agents.base import SEED, Agent, FileSetting, Shows
 from .profile import (DEFAULT_PROFILE, Profile, load_profile, offered_profiles,
-                      saved_profiles)
+                      profile_path, saved_profiles)
 from ..search.events import SearchDone
 from ..errors import visible
 from ..games.connect4 import GAME
@@ -22,8 +22,9 @@ class GaAgent(Agent):
                    "strategies mixed by genetic-algorithm-tuned genes; takes a win or "
                    "blocks one in one first (an addition to the seed system)")
     settings_spec = (
-        FileSetting("profile", str, None, "profile JSON file (the shipped default if "
-                    "not given)", offered=offered_profiles),
+        FileSetting("profile", str, None, "profile JSON file, or the name of one "
+                    "installed in the profiles folder (the shipped default if not "
+                    "given)", offered=offered_profiles),
         SEED,
     )
     shows = Shows.NONE
@@ -32,7 +33,7 @@ class GaAgent(Agent):
         super().__init__(**settings)
         self._profile = None
         if self.settings["profile"] is not None:
-            self._profile = load_profile(self.settings["profile"])  # fails early
+            self._profile = load_profile(profile_path(self.settings["profile"]))
 
     @classmethod
     def for_profile(cls, profile: Profile, seed: int | None = None) -> "GaAgent":
@@ -67,7 +68,8 @@ class GaAgent(Agent):
     @property
     def profile(self) -> Profile:
         if self._profile is None:
-            self._profile = load_profile(self.settings["profile"] or DEFAULT_PROFILE)
+            self._profile = load_profile(profile_path(self.settings["profile"])
+                                         if self.settings["profile"] else DEFAULT_PROFILE)
         return self._profile
 
     @property

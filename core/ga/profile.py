@@ -121,6 +121,27 @@ def user_profiles_dir() -> Path:
     return data_home(create=False) / "profiles"
 
 
+def profile_path(text) -> Path:
+    """The file a `profile` setting names: a path to a file, or (a bare name that is
+    no file here) an installed profile's, `best` or `best.json` in the profiles
+    folder, so that the name `train connect4-ga` prints works from any folder; a
+    ProfileError if a bare name is neither."""
+    path = Path(text).expanduser()
+    if path.exists() or len(path.parts) != 1:
+        return path
+    folder = user_profiles_dir()
+    for installed in (folder / path.name, folder / f"{path.name}.json"):
+        if installed.is_file():
+            return installed
+    raise ProfileError(f"profile {shown(str(text))}: no such file here, nor a profile "
+                       f"of that name installed in {shown(str(folder))}")
+
+
+def installed_name(installed: Path) -> str:
+    """The name `profile_path` finds an installed profile's file by."""
+    return installed.stem if installed.suffix == ".json" else installed.name
+
+
 def install_profile(profile, path=None) -> Path:
     """Save `profile` (a Profile, or a profile file to copy, checked first) into the
     user's profiles folder, as `path`'s file name if given, else as `<name>.json`;

@@ -49,7 +49,8 @@ def interrupts_deferred():
     worker, which then goes on running, takes the stop meant for another, and the
     pool's shutdown waits for ever (`match` hung after Ctrl-C in a loaded run). So
     work is submitted inside this block. (In a thread other than the main one, where
-    no KeyboardInterrupt is raised, it does nothing.)"""
+    no KeyboardInterrupt is raised, it does nothing.) The Ctrl-C is handed to the
+    handler the block replaced, so that one that says it is stopping still says so."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -60,4 +61,6 @@ def interrupts_deferred():
     finally:
         signal.signal(signal.SIGINT, previous)
     if pressed:
+        if callable(previous):
+            previous(signal.SIGINT, None)
         raise KeyboardInterrupt

@@ -182,6 +182,14 @@ def worker_isolation() -> Isolation | None:
     return _worker_isolation
 
 
+def with_worker_stop(function: Callable, item):
+    """`function(item, stop=flag)` with the flag its pool's `stop` sets (None outside a
+    local pool's worker): a job that plays a whole game itself (az's self-play and gate
+    games) cuts it short when the run stops, instead of the pool's shutdown waiting
+    for the game's end."""
+    return function(item, stop=_worker_stop)
+
+
 def start_worker(game_id: str, stop_buffer, watch=None, parent: int | None = None) -> None:
     """Runs once in each worker, before its first game. Given its `parent`'s id, the
     worker ends when that process does, however it ends (a SIGTERM or SIGKILL leaves

@@ -213,10 +213,10 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
             # An unfinished depth is dropped whole: the decision, its value and the
             # root moves' values all come from the same, last complete, depth.
             if done is not None:
-                searched, total = len(search.root_values), len(state.moves())
                 done = replace(done, work=search.nodes, elapsed=control.elapsed(),
-                               note=f"stopped during depth {depth}: {searched} of "
-                                    f"{total} root moves searched", stopped=True)
+                               note=stop_note(control, depth, search.nodes,
+                                              len(search.root_values),
+                                              len(state.moves())), stopped=True)
             break
         elapsed = control.elapsed()
         move_values = tuple(search.root_values)
@@ -236,3 +236,26 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
         return SearchDone(first, None, (first,), search.nodes, control.elapsed(),
                           note="stopped before depth 1 was complete", stopped=True)
     return done
+
+
+def stop_note(control: SearchControl, depth: int, nodes: int, searched: int,
+              total: int) -> str:
+    """How an unfinished depth ended, saying what ended it: a cancel, the node budget,
+    the clock, or (with time left) a compiled search that spent the nodes it was
+    allowed, which its speed so far gave the time left (core/fast/table.py,
+    `node_limit`): the search then stopped before its clock did."""
+    searched = f"{searched} of {total} root moves searched"
+    budget = control.budget
+    if control.stop.is_set():
+        why = "cancelled"
+    elif budget.nodes is not None and nodes >= budget.nodes:
+        why = f"the node budget ({budget.nodes:,}) ran out"
+    elif (left := control.time_left()) is None:
+        return f"stopped during depth {depth}: {searched}"
+    elif left <= 0:
+        why = f"the clock ran out ({budget.time:g} s)"
+    else:
+        return (f"stopped during depth {depth}: at {control.elapsed():.2f} of "
+                f"{budget.time:g} s, the compiled search had spent the nodes its speed "
+                f"so far allowed for the time left, with {searched}")
+    return f"stopped during depth {depth}: {why}, with {searched}"

@@ -52,6 +52,20 @@ class StopFlag:
         return np.frombuffer(self.buffer, dtype=np.int64, count=1)
 
 
+_shared_stop: StopFlag | None = None  # see interrupt_flag
+
+
+def interrupt_flag() -> StopFlag:
+    """From the first call on, the flag of every search in this process that is given
+    none. A command run from a terminal sets it on Ctrl-C: a compiled search reads
+    only its flag, and Python's handler for the signal waits until it returns (seconds,
+    for a deep alpha-beta iteration)."""
+    global _shared_stop
+    if _shared_stop is None:
+        _shared_stop = StopFlag()
+    return _shared_stop
+
+
 class TickClock:
     """A fake clock that advances a fixed step per reading: reproducible timings.
 
@@ -79,7 +93,7 @@ class SearchControl:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.budget = budget
-        self.stop = stop if stop is not None else StopFlag()
+        self.stop = stop if stop is not None else _shared_stop or StopFlag()
         self.clock = clock
         self.started = clock()
 

@@ -3,6 +3,7 @@ exit code 2 for every kind of bad input."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -94,7 +95,9 @@ def test_demo_draws_the_board_after_every_move_and_ends_with_the_game():
     assert GAME.describe_outcome(final.outcome()) == result_line
     boards = [line for line in lines if line.split() == list("1234567")]
     assert len(boards) == len(record) + 1  # the start, then one per move
-    assert "1. X plays" in result.stdout and "Minimax (2 ply), value" in result.stdout
+    assert "1. X plays" in result.stdout  # each decision worded as the app words it
+    assert re.search(r"O plays \d   Minimax \(2 ply\): heuristic score [+-]\d+ · depth 2 "
+                     r"· [\d,]+ nodes", result.stdout)
 
 
 @pytest.mark.parametrize("x, o", [

@@ -8,11 +8,16 @@ and one is interrupted while Python is still loading the CLI (the marker: numpy 
 its memory, so the CLI's imports have begun)."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
+import re
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 from dataclasses import dataclass
@@ -20,8 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from plyground.core.agents.learned.net import load_net
 from plyground.core.ga.profile import load_profile
 from tests.processes import as_from_a_terminal, descendants, in_session, still_running
+from tests.security.test_serve import free_port
 
 RECORD = """[Game "connect4"]
 
@@ -189,3 +196,149 @@ def test_ctrl_c_while_the_workers_load(tmp_path):
         assert command.left_running() == []
     finally:
         command.kill()
+
+
+# On a terminal: Ctrl-C is the byte ^C typed into it, which the terminal turns into
+# SIGINT for the command's process group, and the command says at once, before it
+# waits for anything, that it is stopping.
+
+HANG_GUARD = 90  # seconds: far more than a stop takes, far less than the waits it cut
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def terminal_of_its_own() -> None:
+    """In the child: a session whose controlling terminal is its stdin, SIGINT at its
+    default as a shell leaves it."""
+    as_from_a_terminal()
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class OnATerminal:
+    """A `plyground` command on a pseudo-terminal of 100x24, what it shows gathered
+    as it comes."""
+
+    def __init__(self, args: list[str], folder: Path) -> None:
+        self.leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        env = {**os.environ, "PLYGROUND_HOME": str(folder / "home"), "TERM": "xterm"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "plyground", *args], cwd=folder, env=env,
+            stdin=follower, stdout=follower, stderr=follower,
+            preexec_fn=terminal_of_its_own)
+        os.close(follower)
+        self.shown = b""
+        self.reader = threading.Thread(target=self.gather, daemon=True)
+        self.reader.start()
+
+    def gather(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.leader, 65536)
+            except OSError:  # every process of the command has let go of it
+                return
+            if not chunk:
+                return
+            self.shown += chunk
+
+    def text(self) -> str:
+        """What it showed, its escapes left out."""
+        return ESCAPES.sub("", self.shown.decode(errors="replace")).replace("\r", "\n")
+
+    def tail(self) -> str:
+        return self.text()[-1500:]
+
+    def wait_until(self, holds, what: str) -> None:
+        deadline = time.monotonic() + 240
+        while not holds():
+            assert self.process.poll() is None, f"it ended before {what}: {self.tail()}"
+            assert time.monotonic() < deadline, f"never {what}: {self.tail()}"
+            time.sleep(0.05)
+
+    def ctrl_c(self) -> int:
+        """^C typed; the exit code once the command has ended (fails past the hang
+        guard)."""
+        os.write(self.leader, b"\x03")
+        try:
+            code = self.process.wait(timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still running {HANG_GUARD} s after Ctrl-C: "
+                                 f"{self.tail()}") from None
+        self.reader.join(timeout=10)
+        return code
+
+    def end(self) -> None:
+        for pid in in_session(self.process.pid):
+            os.kill(pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        os.close(self.leader)
+
+
+def stopped_in_order(text: str, last: str) -> None:
+    """The stopping line, then the line the command ends with, and no traceback."""
+    assert "Traceback" not in text, text
+    assert "stopping" in text and last in text, text
+    assert text.index("stopping") < text.index(last), text
+
+
+AZ_TINY = ["--channels", "1", "--blocks", "1", "--steps", "1", "--batch", "4",
+           "--buffer", "64", "--jobs", "2", "--seed", "1"]
+
+
+def test_train_az_stops_its_games_under_way_at_once(tmp_path):
+    """Each self-play game here would take many minutes (a million simulations a
+    move): Ctrl-C cuts the games under way short instead of waiting for them."""
+    command = OnATerminal(["train", "az", "connect4", "--out", "net.npz",
+                           "--generations", "1", "--games-per-generation", "2",
+                           "--sims", "1000000", "--eval-pairs", "0", *AZ_TINY], tmp_path)
+    try:
+        command.wait_until(lambda: "elapsed" in command.text()  # (its table's header)
+                           and len(descendants(command.process.pid)) >= 2,
+                           "started its workers")
+        time.sleep(3)  # the games under way
+        code = command.ctrl_c()
+        text = command.text()
+        assert code == 130, text
+        stopped_in_order(text, "interrupted during generation 1: nothing saved")
+        assert still_running(in_session(command.process.pid)) == []
+        assert not (tmp_path / "net.npz").exists()
+    finally:
+        command.end()
+
+
+def test_train_az_keeps_the_last_accepted_net(tmp_path):
+    command = OnATerminal(["train", "az", "tictactoe", "--out", "net.npz",
+                           "--minutes", "10", "--games-per-generation", "4",
+                           "--sims", "8", "--eval-pairs", "0", *AZ_TINY], tmp_path)
+    accepted = re.compile(r"^ +(\d+) +[\d,]+ .* accepted ", re.MULTILINE)
+    try:
+        command.wait_until(lambda: len(accepted.findall(command.text())) >= 2,
+                           "accepted two generations")
+        code = command.ctrl_c()
+        text = command.text()
+        assert code == 130, text
+        stopped_in_order(text, "interrupted during generation")
+        said = re.search(r"net.npz keeps the last accepted net \(generation (\d+)\)",
+                         text)
+        assert said, text
+        # the last generation said is the one kept (every one is accepted here)
+        assert int(said[1]) == int(accepted.findall(text)[-1]) >= 2
+        assert load_net(tmp_path / "net.npz")[1]["generation"] == int(said[1])
+        check_files(tmp_path)
+    finally:
+        command.end()
+
+
+def test_serve_says_it_stops_and_exits_with_ctrl_c_code(tmp_path):
+    command = OnATerminal(["serve", "--port", str(free_port())], tmp_path)
+    try:
+        command.wait_until(lambda: "Ctrl+C stops it" in command.text(), "listened")
+        code = command.ctrl_c()
+        text = command.text()
+        assert code == 130, text
+        assert "Traceback" not in text, text
+        [line] = [line for line in text.splitlines() if "interrupted" in line]
+        assert "the server stops" in line, text
+        assert still_running(in_session(command.process.pid)) == []
+    finally:
+        command.end()

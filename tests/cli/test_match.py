@@ -122,7 +122,8 @@ def test_ctrl_c_stops_the_match_and_reports_the_games_finished(monkeypatch):
     monkeypatch.setattr(runs.Progress, "advance", advance)
     result = invoke(*MATCH, "--json")
     assert result.exit_code == 130
-    *progress, last = result.stderr.splitlines()
+    start, *progress, last = result.stderr.splitlines()
+    assert re.fullmatch(rf"playing {GAMES} games on \d+ workers?…", start), start
     run = re.fullmatch(rf"interrupted after 2 of {GAMES} games; resume with: "
                        r"plyground match --resume (\d+)", last)
     assert run, last
@@ -147,7 +148,9 @@ def said_winner(agents: list[str], game: dict) -> str:
 def test_with_no_terminal_each_finished_game_is_a_line_on_stderr(seeded_run, report):
     """Progress for a log or a pipe: a line a game on stderr, so that the JSON on
     stdout stays clean (it parsed above), each line agreeing with the report."""
-    *lines, run = seeded_run.stderr.splitlines()
+    start, *lines, run = seeded_run.stderr.splitlines()
+    # a line as the games start, before the first ends
+    assert re.fullmatch(rf"playing {GAMES} games on \d+ workers?…", start), start
     assert re.fullmatch(r"run \d+", run)  # its number in the game history
     assert len(lines) == GAMES
     by_number = {}

@@ -94,7 +94,8 @@ def resumed(home: Path, straight: tuple[Path, str], before: int) -> None:
     its report, as JSON and as text, is the uninterrupted match's."""
     done = plyground(home, "match", "--resume", "1", "--json")
     assert done.returncode == 0, done.stderr
-    *progress, last = done.stderr.splitlines()
+    start, *progress, last = done.stderr.splitlines()
+    assert start.startswith(f"playing the {GAMES - before} games of {GAMES} not kept on ")
     assert last == "run 1"
     assert [int(re.match(r"\[(\d+)/", line)[1]) for line in progress] == list(
         range(before + 1, GAMES + 1))
@@ -184,6 +185,6 @@ def test_a_tournament_resumes_with_its_gauntlet_and_openings(tmp_path, monkeypat
                                                "with: plyground tournament --resume 2")
     done = CliRunner().invoke(cli.app, ["tournament", "--resume", "2", "--json"])
     assert done.exit_code == 0, done.output
-    assert [line.split(",")[0] for line in done.stderr.splitlines()[:-1]] == [
+    assert [line.split(",")[0] for line in done.stderr.splitlines()[1:-1]] == [
         f"[{number}/8" for number in range(3, 9)]  # only the games not kept
     assert done.stdout == straight.stdout

@@ -90,7 +90,8 @@ def test_the_json_is_run_sprts_on_the_same_plan(quick):
 
 def test_in_a_pipe_a_line_per_counted_pair_in_order(quick):
     _, done = quick
-    *progress, last = done.stderr.splitlines()
+    start, *progress, last = done.stderr.splitlines()
+    assert start.startswith("playing game pairs on ")  # as the games start
     assert last == "run 1"
     pairs = counted(core_run("alphabeta:depth=2", "random", SPRT(elo0=0, elo1=50), 1))
     shown = [PAIR_LINE.match(line).groups() for line in progress]

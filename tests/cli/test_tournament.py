@@ -29,8 +29,8 @@ def json_of(*args: str) -> str:
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.output
     # with no terminal, a progress line a game on stderr, the pair's agents named
-    *lines, run = result.stderr.splitlines()
-    assert run.startswith("run ")
+    start, *lines, run = result.stderr.splitlines()
+    assert start.startswith("playing ") and run.startswith("run ")
     report = json.loads(result.stdout)
     assert len(lines) == sum(len(pair["results"]) for pair in report["pairs"])
     for pair in report["pairs"]:
@@ -135,7 +135,8 @@ def test_ctrl_c_stops_the_tournament_and_reports_the_games_finished(monkeypatch)
     monkeypatch.setattr(runs, "run_games", two_games)
     result = invoke(*TOURNAMENT, "--json")
     assert result.exit_code == 130
-    *progress, last = result.stderr.splitlines()
+    start, *progress, last = result.stderr.splitlines()
+    assert start.startswith(f"playing {3 * GAMES} games on ")
     assert last.startswith(f"interrupted after 2 of {3 * GAMES} games; resume with: "
                            "plyground tournament --resume ")
     assert [line.split(",")[0] for line in progress] == ["[1/6", "[2/6"]  # both finished

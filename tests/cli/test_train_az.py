@@ -127,7 +127,8 @@ def test_ctrl_c_keeps_the_last_accepted_net_and_says_so(tmp_path):
     # the last accepted net shown, or one accepted as Ctrl-C came, before its line
     assert info["generation"] in ((accepted or [0])[-1], len(printed) + 1)
     message = err.strip().splitlines()
-    assert message == [f"interrupted during generation {len(printed) + 1}: "
+    assert message == ["stopping: cutting the games under way short…",  # at once
+                       f"interrupted during generation {len(printed) + 1}: "
                        f"{tmp_path / 'net.npz'} keeps the last accepted net "
                        f"(generation {info['generation']})"]
     assert still_running(in_session(process.pid)) == []

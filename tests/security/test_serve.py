@@ -96,8 +96,8 @@ def server(tmp_path_factory):
         served.folder = folder
         yield served
     assert not (folder / "marker").exists()
-    # Ctrl-C, after sessions came and went, ends it cleanly
-    assert served.process.returncode == 0
+    # Ctrl-C, after sessions came and went, ends it cleanly, with Ctrl-C's code
+    assert served.process.returncode == 130
     assert "Traceback" not in (folder / "serve.out").read_text()
 
 
@@ -256,7 +256,7 @@ def test_ctrl_c_while_a_visitor_plays_ends_all_of_it_cleanly(tmp_path):
                 return apps
 
         apps = ask(interrupt())
-        assert server.process.returncode == 0
+        assert server.process.returncode == 130
         assert len(apps) == 1 and still_running(apps) == []
         assert still_running(in_session(server.process.pid)) == []
         assert "Traceback" not in (tmp_path / "serve.out").read_text()

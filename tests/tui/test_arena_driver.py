@@ -18,6 +18,7 @@ from plyground.core.records.history import History
 from plyground.core.search.control import StopFlag
 from plyground.tui.arena_driver import (ArenaDriver, LiveGame, figure_lines, live_line,
                                         read_plan, result_line)
+from plyground.tui.fields import FieldError
 from plyground.tui.sprt_text import result_line as sprt_result_line
 from plyground.tui.widgets.llr_chart import POINT, plot
 from plyground.tui.widgets.pentanomial import BAR, bars
@@ -78,6 +79,22 @@ def test_bad_fields_are_one_line_naming_the_field(specs, fields, message):
     with pytest.raises(PlygroundError) as error:
         plan(specs, **fields)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize("specs, fields, name", [
+    (("alphabeta:depth=2", "random"), {"elo0": "5", "elo1": "5"}, "elo0"),
+    (("alphabeta:depth=2", "random"), {"elo0": "-9000"}, "elo0"),
+    (("alphabeta:depth=2", "random"), {"beta": "0.5"}, "beta"),
+    (("alphabeta:depth=2", "random"), {"alpha": "x"}, "alpha"),
+    (("alphabeta:depth=2", "random"), {"max_pairs": "0"}, "max pairs"),
+    (("random", "ttt-perfect"), {}, "B"),
+    (("random", "greedy"), {"openings": "/no/such/suite.txt"}, "openings"),
+])
+def test_a_refusal_says_which_field_is_at_fault(specs, fields, name):
+    """For the screen to put the cursor there."""
+    with pytest.raises(FieldError) as error:
+        plan(specs, **fields)
+    assert error.value.name == name
     assert "\n" not in str(error.value)
 
 

@@ -17,7 +17,7 @@ LESSON = """title = "t"
 game = "tictactoe"
 
 [[scene.step]]
-train = {seconds = 1, seed = 3, against = "ttt-perfect", games = 2, sims = 4, steps = 2, batch = 8, eval_pairs = 1, channels = 4, blocks = 1}
+train = {seconds = 3, seed = 3, against = "ttt-perfect", games = 2, sims = 4, steps = 2, batch = 8, eval_pairs = 1, channels = 4, blocks = 1}
 caption = "Press t."
 
 [[scene.step]]
@@ -48,7 +48,7 @@ async def test_t_trains_live_and_the_screen_shows_its_progress_and_end(tmp_path,
         await pilot.press("t")
         await wait_until(pilot, lambda: screen.trainings[1].phase is not None)
         shown = text_of(screen, "#training")
-        assert "won drawn lost" in shown and "of 0:01" in shown
+        assert "won drawn lost" in shown and "of 0:03" in shown
         await wait_until(pilot, lambda: screen.trainings[1].done)  # hang guard: 60 s
         await pilot.pause()
         progress = screen.trainings[1]

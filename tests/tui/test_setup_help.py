@@ -33,8 +33,8 @@ def test_the_examples_follow_the_board_size():
 
 
 async def typed_example_reads(pilot, screen) -> str:
-    """Type the example the box's placeholder gives: what the line under it says."""
-    example = screen.query_one("#position", Input).placeholder.split("e.g. ")[1][:-1]
+    """Type the example the help under the box gives: what the line under it says."""
+    example = str(screen.query_one("#position-help").content).split("e.g. '")[1][:-1]
     screen.query_one("#position", Input).value = example
     await pilot.pause()
     return str(screen.query_one("#position-check").content)

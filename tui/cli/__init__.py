@@ -6,9 +6,9 @@ lists them. Every command on a game takes a game spec (`parse_game`): `connect4`
 `cephalopod:rows=3,cols=3`.
 
 The root command and its error policy are in root.py. The Textual app is imported only
-when it is opened, so the other commands start fast. Typer prints the lines of a
-command's help after its first paragraph as they are written: keep them short enough
-for an 80-column terminal.
+when it is opened, so the other commands start fast. Each paragraph of a command's
+docstring becomes one line that Rich wraps to the terminal (root.py,
+`rejoin_paragraphs`): a docstring's own line breaks do not show in `--help`.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from plyground.core.agents.base import Agent
 from plyground.core import Game, PlygroundError, State, parse_game
 from plyground.core.errors import AgentFault, visible
-from plyground.core.fast import warm_up
+from plyground.core.fast import kernels_cached, warm_up
 from plyground.core.play.isolation import Isolation
 from plyground.core.play.match import forfeit_outcome, seeded
 from plyground.core.play.tournament import turns
@@ -20,6 +20,7 @@ from plyground.core.search.events import SearchDone
 
 from ..exit_codes import INTERRUPTED
 from ..text_board import render_board
+from ..verdict import decision_words
 from .options import GameSeed, GameSpec, NoRecord, Position
 from .recording import history_for, record_game
 from .sides import game_agent, is_human, side_spec, starting_state
@@ -42,16 +43,13 @@ def demo_agent(game: Game, side: int, spec: str, seed: int | None) -> Agent:
 
 
 def move_line(game: Game, state: State, agent: Agent, done: SearchDone) -> Text:
-    """`5. X plays 4   Alpha-Beta (0.5s), value +35, depth 7` for the decision in `state`."""
-    details = [agent.label]
-    if done.value is not None:
-        details.append(f"value {done.score(state.ply)}")
-    if done.depth is not None:
-        details.append(f"depth {done.depth}")
+    """`5. X plays 4   Alpha-Beta (0.5s): heuristic score +35 · depth 7 · 8,120 nodes`
+    for the decision in `state`, worded as the app's inspector words it."""
+    words = decision_words(game, state, done)
     return Text.assemble(
         (f"{state.ply + 1}. {game.side_labels[state.to_move]}", "bold"),
         f" plays {game.format_move(done.best_move)}   ",
-        (", ".join(details), "dim"),
+        (agent.label + (f": {words}" if words else ""), "dim"),
     )
 
 
@@ -78,6 +76,9 @@ def demo(
     players = (side_spec(game, first), side_spec(game, second))  # as the app writes them
     start = state = starting_state(game, position)
     recording = history_for(not no_record)
+    if not kernels_cached(game.id):  # (`make play` compiles them at install)
+        print("preparing the game's engine (first start only)…", file=sys.stderr,
+              flush=True)
     warm_up(game.id)  # else loading the kernels eats into the first move's time budget
     console = Console(highlight=False)
     if not quiet:

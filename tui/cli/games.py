@@ -35,10 +35,12 @@ games_app = typer.Typer()
 def games(ctx: typer.Context) -> None:
     """The history of games played: list, show, export, import records; repair.
 
-    demo, match, tournament and sprt store each game they play (unless
-    --no-history) in history.sqlite3 in the data folder: $PLYGROUND_HOME,
-    else ~/.local/share/plyground. A history SQLite finds damaged takes no
-    more games until `plyground games repair` rebuilds it.
+    The app stores each game played in it (once it is finished, saved or left with
+    moves played) and each game of its Match screen; demo, match, tournament and
+    sprt store each game they play (unless --no-history). All go to
+    history.sqlite3 in the data folder: $PLYGROUND_HOME, else
+    ~/.local/share/plyground. A history SQLite finds damaged takes no more games
+    until `plyground games repair` rebuilds it.
     """
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
@@ -101,10 +103,8 @@ def list_games(
                       Spec(summary.game), Spec(summary.first), Spec(summary.second),
                       Text(visible(summary.result)),
                       str(summary.moves), Text(visible(summary.source)))
-    console = Console(highlight=False)
-    if not console.is_terminal:  # a file or a pipe: no need to fold the specs
-        console.width = max(console.width, 160)
-    console.print(table)
+    # a pipe gets Rich's 80 columns too: the specs fold there as on a terminal
+    Console(highlight=False).print(table)
 
 
 @games_app.command("show")

@@ -19,7 +19,7 @@ from plyground.core.errors import visible
 from plyground.core.study.lesson import (ceiling_notes, load_lesson, played_through,
                                          read_lesson)
 from plyground.core.study.lessons import lesson_file, shipped
-from plyground.core.paths import NotReplaced
+from plyground.core.paths import NotReplaced, read_text_file
 
 from .options import TrustAgents
 
@@ -60,9 +60,12 @@ def check(name: LessonName, trust_agents: TrustAgents = False,
 
     Plays every scene through and runs every search, saying on stderr where
     it is. Prints each fault with its file, line and scene; exit code 1 if
-    there is any.
+    there is any (2, as for any usage error, if the file cannot be read).
     """
     path = lesson_file(name)
+    # a file that is missing or cannot be read is a usage error (2), as an unknown
+    # lesson's name is: exit code 1 says the lesson has faults
+    read_text_file(path, "lesson")
     print(f"checking {path}…", file=sys.stderr, flush=True)
     lesson, slides, faults = played_through(path, trust_agents,
                                             check_progress(path, budget))

@@ -6,6 +6,7 @@ own usage errors become that line in one place, `OneLineErrors.main`.
 """
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -29,6 +30,7 @@ class OneLineErrors(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:
         extra["standalone_mode"] = False
         hide_flag_types(self)
+        rejoin_paragraphs(self)
         try:
             code = super().main(args, prog_name, **extra)
         except (PlygroundError, typer.TyperException) as error:
@@ -73,6 +75,22 @@ def hide_flag_types(command: Any) -> None:
             param.metavar = f"<{param.type_descriptor.ranged_type_name}>"
     for sub in getattr(command, "commands", {}).values():
         hide_flag_types(sub)
+
+
+def rejoin_paragraphs(command: Any) -> None:
+    """Each paragraph of a command's help (and its subcommands') made one line, for
+    Rich to wrap at the terminal's width: typer's rich help keeps a docstring's line
+    breaks, so that a docstring line longer than the room left broke mid-sentence
+    (`each as` / `soon as it is counted`), and the commands' list broke after a
+    first paragraph's first line. A paragraph that starts with \\b keeps its lines
+    (click's mark for lines written as they are)."""
+    if command.help:
+        command.help = "\n\n".join(
+            paragraph if paragraph.startswith("\b") else " ".join(paragraph.split())
+            for paragraph in inspect.cleandoc(command.help).split("\n\n"))
+    for sub in getattr(command, "commands", {}).values():
+        rejoin_paragraphs(sub)
+
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False,
                   pretty_exceptions_show_locals=False)

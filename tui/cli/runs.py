@@ -26,6 +26,7 @@ from plyground.core.records.runs import finish_run, run_results, start_run
 from ..exit_codes import INTERRUPTED
 from .options import GAME_HELP, ID_RANGE
 from .recording import record_match_game, recorded
+from .stopping import CUT_SHORT, saying
 
 T = TypeVar("T")
 
@@ -112,7 +113,8 @@ def play_run(plan: RunPlan, history: History | None, resume: int | None,
     new: list[tuple[GameJob, GameResult]] = []
     interrupted = False
     if todo:
-        with open_pool(plan.game, workers, cluster) as pool:
+        with saying(CUT_SHORT), open_pool(plan.game, workers, cluster) as pool:
+            say_start(len(todo), len(plan.jobs), pool.size, cluster is not None, quiet)
             new, interrupted = collect(
                 recorded(run_games(plan.game, todo, pool), store), len(plan.jobs), quiet,
                 lambda item: game_line(plan.names(item[0]), item[1]), len(kept))
@@ -125,6 +127,17 @@ def play_run(plan: RunPlan, history: History | None, resume: int | None,
     results = sorted(((jobs[key], result) for key, result in kept.items()),
                      key=lambda item: (item[0].match, item[0].number))
     return Played(results, len(plan.jobs), run, interrupted)
+
+
+def say_start(todo: int, total: int, size: int, on_cluster: bool, quiet: bool) -> None:
+    """A line on stderr as the games start: the first game's end may be minutes
+    away, and until then a log or a pipe would show nothing at all."""
+    if quiet and sys.stderr.isatty():
+        return
+    games = f"{todo} games" if todo == total else f"the {todo} games of {total} not kept"
+    where = (f"{size} thread{'s' if size != 1 else ''} of the Dask cluster" if on_cluster
+             else f"{size} worker{'s' if size != 1 else ''}")
+    print(f"playing {games} on {where}…", file=sys.stderr, flush=True)
 
 
 def collect(running: Iterator[T], total: int, quiet: bool,

@@ -36,6 +36,7 @@ from plyground.core.search.mcts import MAX_ITERATIONS
 from plyground.core.study.lesson import LessonError, played_through
 from plyground.core.study.lessons import lesson_file
 
+from ..exit_codes import INTERRUPTED
 from ..hosts import is_local
 from ..served_saves import MB, QUOTA_FILES, QUOTA_MB, quota_text, remove_empty_sessions
 from .serve_limits import (DEFAULT_IDLE, DEFAULT_MEMORY, LONGEST_IDLE, SHORTEST_IDLE,
@@ -237,6 +238,8 @@ def serve_command(
                          idle=idle_time, memory=memory)
     try:
         server.serve()
+        if getattr(server, "interrupted", False):
+            raise typer.Exit(INTERRUPTED)
     except OSError as error:  # the port is taken, the address is not this machine's
         reason = (f"the port is in use: stop what listens on it, or choose another "
                   f"with --port" if error.errno == errno.EADDRINUSE

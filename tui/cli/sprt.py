@@ -33,6 +33,7 @@ from .options import Cluster, ClusterSecurity, Jobs, NoRecord, Seed
 from .recording import history_for, record_match_game, run_params
 from .runs import Played, Resume, begin_run, end_run
 from .sides import game_agent
+from .stopping import CUT_SHORT, saying
 
 COUNTS_HELP = ("the calculator: pair counts LL,LD,DD,WD,WW (A's points in a pair: 0, "
                "½, 1, 1½, 2); prints the test's figures for them and plays nothing")
@@ -56,6 +57,16 @@ DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "log
             "max_pairs": DEFAULT_MAX_PAIRS}
 
 
+def default(name: str) -> str:
+    """An option's default as typer writes one, for help that states it by hand: these
+    options' own default is None (a resumed run tells an option given from one left
+    out). Escaped: typer's help reads Rich markup, where a bare `[default: 0]` is a
+    tag, silently dropped."""
+    value = DEFAULTS[name]
+    return f"  \\[default: {value:g}]" if isinstance(value, float) else \
+        f"  \\[default: {value}]"
+
+
 def sprt_command(
     game: Annotated[Optional[str], typer.Argument(
         metavar="GAME", show_default=False,
@@ -68,21 +79,21 @@ def sprt_command(
     counts: Annotated[Optional[str], typer.Option(
         metavar="LL,LD,DD,WD,WW", help=COUNTS_HELP, show_default=False)] = None,
     elo0: Annotated[Optional[float], typer.Option(
-        **ELO_RANGE, help="H0: A is elo0 stronger  [default: 0]",
+        **ELO_RANGE, help="H0: A is elo0 stronger" + default("elo0"),
         show_default=False)] = None,
     elo1: Annotated[Optional[float], typer.Option(
-        **ELO_RANGE, help="H1: A is elo1 stronger  [default: 5]",
+        **ELO_RANGE, help="H1: A is elo1 stronger" + default("elo1"),
         show_default=False)] = None,
     alpha: Annotated[Optional[float], typer.Option(
-        **ERROR_RATE, help="the chance of accepting H1 when H0 holds  [default: 0.05]",
-        show_default=False)] = None,
+        **ERROR_RATE, help="the chance of accepting H1 when H0 holds"
+        + default("alpha"), show_default=False)] = None,
     beta: Annotated[Optional[float], typer.Option(
-        **ERROR_RATE, help="the chance of accepting H0 when H1 holds  [default: 0.05]",
-        show_default=False)] = None,
+        **ERROR_RATE, help="the chance of accepting H0 when H1 holds"
+        + default("beta"), show_default=False)] = None,
     model: Annotated[Optional[str], typer.Option(
         metavar="logistic|normalized", show_default=False,
         help="the Elo of elo0 and elo1: logistic, or normalised (per unit of the "
-             "score's spread)  [default: logistic]")] = None,
+             "score's spread)" + default("model"))] = None,
     openings: Annotated[Optional[str], typer.Option(
         "--openings", metavar="NAME|FILE|none", show_default=False,
         help="the openings the pairs start from, each played twice, colours swapped: "
@@ -90,8 +101,8 @@ def sprt_command(
              "`plyground openings`), or none (every pair from the start)")] = None,
     max_pairs: Annotated[Optional[int], typer.Option(
         min=1, max=MOST_GAMES,
-        help=f"stop undecided after this many game pairs  [default: "
-                    f"{DEFAULT_MAX_PAIRS}]", show_default=False)] = None,
+        help="stop undecided after this many game pairs"
+        + default("max_pairs"), show_default=False)] = None,
     seed: Seed = None,
     resume: Resume = None,
     jobs: Jobs = None,
@@ -174,7 +185,8 @@ def play_sprt(game: Game, params: dict, resume: int | None, jobs: int | None,
                               resume)
         progress = SprtProgress(len(kept))
         try:
-            with progress, open_pool(game, jobs, cluster) as pool:
+            with saying(CUT_SHORT), progress, open_pool(game, jobs, cluster) as pool:
+                progress.start(pool.size, plan.max_pairs)
                 for event in run_sprt(game, plan.players, plan.test, plan.seed, pool,
                                       plan.max_pairs, plan.opening if plan.suite else None,
                                       kept):
@@ -226,6 +238,14 @@ class SprtProgress:
     def __exit__(self, *exc) -> None:
         if self.console.is_terminal:
             self.live.stop()
+
+    def start(self, workers: int, most: int) -> None:
+        """Into a log or a pipe, a line as the games start: the first pair may take
+        minutes to count."""
+        if not self.console.is_terminal:
+            print(f"playing game pairs on {workers} worker{'s' if workers != 1 else ''} "
+                  f"until the test decides (at most {most} pairs)…", file=sys.stderr,
+                  flush=True)
 
     def game(self) -> None:
         self.games += 1

@@ -8,6 +8,7 @@ menu offers it). Ctrl-C stops it cleanly and keeps the best profile so far.
 """
 from __future__ import annotations
 
+import shlex
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -19,7 +20,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from plyground.core.ga.profile import Profile, install_profile, save_profile
+from plyground.core.agents.base import quoted
+from plyground.core.ga.profile import Profile, install_profile, installed_name, save_profile
 from plyground.core.paths import NotReplaced, data_home
 from plyground.core.errors import PlygroundError, UnknownName
 from plyground.core.ga.strategies import GENE_NAMES
@@ -149,7 +151,8 @@ def train_command(
     connect4-ga: each generation plays a round robin (each pair both colours), keeps the
     fittest, crosses them (the seed's intelligent crossover) and mutates the
     children. The best profile is saved to --out and installed, so the app
-    offers it; play it with: plyground play connect4 --second ga:profile=FILE
+    offers it; play it from any folder with: plyground play connect4 --second
+    ga:profile=NAME (the file's name, without .json)
 
     az: each generation plays self-play games with the accepted net (PUCT
     search, exploration noise), trains a candidate net on the last samples, and
@@ -217,7 +220,9 @@ def train_command(
     installed = install_profile(best, out)
     console.print(f"best profile ({genes_text(best.genes)}) saved to {out} and "
                   f"installed as {installed}, so the app's menu offers it")
-    console.print(f"play it: plyground play connect4 --second ga:profile={out}")
+    spec = shlex.quote(f"ga:profile={quoted(installed_name(installed))}")
+    console.print(f"play it (from any folder): plyground play connect4 --second {spec}",
+                  soft_wrap=True)  # a command to copy: never broken by Rich
     if interrupted:
         print(f"interrupted after {len(finished)} of {generations} generations: "
               "the best so far is saved", file=sys.stderr)

@@ -14,6 +14,7 @@ import sys
 import time
 from contextlib import closing, contextmanager
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -29,9 +30,11 @@ from plyground.core.paths import NotReplaced
 from plyground.core.play.cluster import open_pool
 from plyground.core.play.openings import DEFAULT_NAME, load_suite, shipped_suites
 from plyground.core.play.spawn import interrupts_deferred
+from plyground.core.play.tournament import with_worker_stop
 
 from ..exit_codes import INTERRUPTED
 from .options import refusal
+from .stopping import CUT_SHORT, saying
 
 HEADER = ("generation  samples  policy loss  value loss  gate score  net        "
           "elapsed")
@@ -147,7 +150,8 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
                         completed=done, total=total, left=left)
 
     try:
-        with progress, pool_or_here(game, jobs, cluster) as map_jobs:
+        with saying(CUT_SHORT), progress, \
+                pool_or_here(game, jobs, cluster) as map_jobs:
             task = progress.add_task("", total=None, left="")
             run = train(game, settings, map_jobs, openings_of(game), minutes,
                         generations, show)
@@ -177,14 +181,15 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
 @contextmanager
 def pool_or_here(game: Game, jobs: int | None, cluster: str | None):
     """`train`'s map_jobs: on the pool open_pool gives, or in this process with
-    --jobs 1 (no worker to start)."""
+    --jobs 1 (no worker to start). A worker's game ends as soon as the pool stops
+    (with_worker_stop), so Ctrl-C does not wait for the games under way to end."""
     if jobs == 1 and not cluster:
         yield map
         return
     with open_pool(game, jobs, cluster) as pool:
         def map_jobs(function, items):
             with interrupts_deferred():  # the pool may start its workers here
-                return pool.executor.map(function, items)
+                return pool.executor.map(partial(with_worker_stop, function), items)
         yield map_jobs
 
 

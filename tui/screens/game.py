@@ -71,6 +71,8 @@ class GameScreen(Screen):
         self.match = match
         # the game with its variations (its main line is the live game's moves)
         self.game_tree = tree or GameTree.from_moves(match.start, match.moves)
+        # from a record (a file, the history, the Match screen): no "Play again"
+        self.opened_record = tree is not None
         self.live: GameNode = self.game_tree.root
         self.move_delay = move_delay  # pause between two agents' moves, to follow them
         self.driver = SearchDriver(self.app.engine)  # (made in the app's context)
@@ -158,6 +160,7 @@ class GameScreen(Screen):
     def on_resize(self) -> None:
         self.sizing.fit_board()
         self.sizing.fit_footer()
+        self.status.refresh_players()  # (it fits its words to the width)
 
     @property
     def short(self) -> bool:
@@ -182,9 +185,9 @@ class GameScreen(Screen):
         self.status.refresh_players()
         self.show_turn()
         self.analysis.analyse()
-        if self.match.outcome is not None:
-            self.later(self.move_delay if animate else 0, self.end.show_result)
-        elif self.match.agent_to_move() is not None and not self.paused \
+        if self.end.over(self.move_delay if animate else 0):  # (the dialog, once)
+            return
+        if self.match.agent_to_move() is not None and not self.paused \
                 and self.failed is None:
             self.later(self.move_delay if animate and self.match.watching else 0,
                        self.searching.start)
@@ -387,6 +390,7 @@ class GameScreen(Screen):
         self.walk.decided.clear()
         self.review.clear()
         self.history = GameHistory(self)
+        self.opened_record = False  # a game played here now
         self.start_game()
 
     def action_pause(self) -> None:

@@ -12,7 +12,7 @@ BINDINGS = [
     Binding("u", "undo", "Undo"),
     Binding("n", "new_game", "New game"),
     Binding("question_mark,f1", "help", "Help"),
-    Binding("q", "quit", "Quit"),
+    Binding("q", "app.quit", "Quit"),  # (the app keeps the game, then quits)
     Binding("s", "step_through", "Step through search"),
     Binding("h", "hint", "Hint"),
     Binding("p", "pause", "Pause"),
@@ -43,7 +43,7 @@ BINDINGS = [
 ]
 # The keys a narrow footer leaves out, the least needed first (Quit: ctrl+q too);
 # Review, Save, Setup and the board's keys are never left out.
-FOOTER_SPARE = ("toggle_heat", "quit", "quick_replay", "toggle_analysis", "hint",
+FOOTER_SPARE = ("toggle_heat", "app.quit", "quick_replay", "toggle_analysis", "hint",
                 "focus_inspector", "new_game", "undo", "step_through", "step_move")
 
 

@@ -5,12 +5,28 @@ the screen holds (`screen.status`); the status line itself is the screen's set_s
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.widgets import Static
 
+from plyground.core.agents.learned.agent import AzAgent, shipped_net
 from plyground.core.errors import visible
 
 from .result import sentence
+
+
+def network_name(agent, game) -> str | None:
+    """The file an az player's network comes from, as the players' bar names it: the
+    one given (net=FILE), by its name, or the game's shipped one; None for an agent
+    that has no network."""
+    if not isinstance(agent, AzAgent):
+        return None
+    given = agent.settings["net"]
+    if given:
+        return Path(given).name
+    shipped = shipped_net(game)
+    return None if shipped is None else f"{shipped.name} (shipped)"
 
 
 class GameStatus:
@@ -19,27 +35,45 @@ class GameStatus:
     def __init__(self, screen) -> None:
         self.screen = screen
 
-    def player_name(self, side: int) -> str:
+    def player_name(self, side: int, narrow: bool = False) -> str:
+        """Who plays `side`: You, Human, or the agent's label with, for an az player,
+        its network's file (`narrow`: the file's name alone)."""
         match = self.screen.match
         agent = match.agents[side]
         if agent is not None:
-            return agent.label
+            net = network_name(agent, match.game)
+            if net is None:
+                return agent.label
+            return f"{agent.label}, {net.removesuffix(' (shipped)')}" if narrow else \
+                f"{agent.label}, net {net}"
         humans = sum(match.is_human(s) for s in (0, 1))
         return "You" if humans == 1 else "Human"
 
     def refresh_players(self) -> None:
+        """The players' bar; where it does not fit, narrower spacing and shorter names
+        (what still does not fit is cut at its end)."""
+        screen = self.screen
+        room = screen.app.size.width - 2  # (its padding)
+        text = self.players_text(narrow=False)
+        if text.cell_len > room:
+            text = self.players_text(narrow=True)
+        screen.query_one("#players", Static).update(text, layout=False)
+
+    def players_text(self, narrow: bool) -> Text:
         screen = self.screen
         match, game = screen.match, screen.match.game
-        sides = "   ".join(f"{game.side_labels[s]}: {self.player_name(s)}" for s in (0, 1))
+        gap = "  " if narrow else "   "
+        sides = gap.join(f"{game.side_labels[s]}: {self.player_name(s, narrow)}"
+                         for s in (0, 1))
         flags = [flag for flag, on in (("paused", screen.paused and match.watching),
                                        ("trace on", screen.trace_mode)) if on]
-        text = Text(f"{game.title}   ", style="bold")
+        text = Text(f"{game.title}{gap}", style="bold")
         text.append(visible(sides))  # an engine names itself: its escapes shown
         if match.seed is not None:  # to replay the game: play --seed, or Seed
-            text.append(f"   seed {match.seed}", style="dim")
+            text.append(f"{gap}seed {match.seed}", style="dim")
         if flags:
-            text.append("   [" + ", ".join(flags) + "]", style="bold")
-        screen.query_one("#players", Static).update(text, layout=False)
+            text.append(f"{gap}[" + ", ".join(flags) + "]", style="bold")
+        return text
 
     def show_turn(self) -> None:
         """The status line and the board's cursor for the current position."""

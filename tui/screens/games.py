@@ -10,6 +10,7 @@ and a visitor changes nothing of it. It lists and opens the server's games; `d` 
 nothing and says so, and a history that does not exist is not made."""
 from __future__ import annotations
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -44,6 +45,7 @@ IN_PROGRESS = "… in progress"
 FLEXIBLE = ("game", "first", "second", "result")  # cut with … when the screen is narrow
 WIDE_DATE = 110  # narrower screens show dates without the year: 11-23 14:02
 CHROME = 2 + 2 * len(HEADERS)  # the scroll bar, and each cell's padding
+WRAPPING = Console(width=200, color_system=None)  # wraps cells; prints nothing
 
 
 def short_date(date: str, wide: bool) -> str:
@@ -89,12 +91,30 @@ def widths(rows: list[dict[str, str]], width: int) -> dict[str, int]:
     cap = max(natural[name] for name in FLEXIBLE)
     while cap > 6 and sum(min(natural[name], cap) for name in FLEXIBLE) > room:
         cap -= 1
-    return {name: min(natural[name], cap) if name in FLEXIBLE else natural[name]
-            for name in HEADERS}
+    shown = {name: min(natural[name], cap) if name in FLEXIBLE else natural[name]
+             for name in HEADERS}
+    # the result (its reason wraps, see lines) takes what the others leave
+    others = sum(shown[name] for name in FLEXIBLE if name != "result")
+    shown["result"] = max(shown["result"], min(natural["result"], room - others))
+    return shown
 
 
 def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def lines(text: str, width: int) -> str:
+    """The result and its reason, whole: wrapped at its words to `width` columns
+    (a reason is prose, and the end of one is what was cut: `after Blue's BOOM`)."""
+    wrapped = Text(text).wrap(WRAPPING, width)
+    return "\n".join(line.plain.rstrip() for line in wrapped)
+
+
+def cell_text(name: str, text: str, width: int) -> Text:
+    """A cell as the table shows it: the result wrapped, a long name cut with … (the
+    line under the table gives the game in full), the moves to the right."""
+    shown = lines(text, width) if name == "result" else cut(text, width)
+    return Text(shown, justify="right" if name == "moves" else "left")
 
 
 def detail(summary: GameSummary, playing: bool = False) -> Text:
@@ -260,9 +280,9 @@ class GamesScreen(Screen[int | None]):
         for name in HEADERS:
             table.add_column(name, width=width[name], key=name)
         for id, row_cells in zip(self.games, rows):
-            table.add_row(*(Text(cut(row_cells[name], width[name]),
-                                 justify="right" if name == "moves" else "left")
-                            for name in HEADERS), key=str(id))
+            shown = [cell_text(name, row_cells[name], width[name]) for name in HEADERS]
+            table.add_row(*shown, key=str(id),
+                          height=max(len(text.plain.splitlines()) for text in shown))
         if rows:
             table.move_cursor(row=min(row, len(rows) - 1))
         self.describe()

@@ -11,9 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widgets import Button, DataTable, Input, RadioSet, Select, Static
 
+from ..widgets.boards import BoardWidget
 from ..widgets.inspector import TREE_LEGEND
+from ..widgets.inspector.step_view import StepView
+from ..widgets.move_list import MoveList
 
 INSPECTOR_SYMBOLS = (
     f"Trees (minimax, alpha-beta): {TREE_LEGEND} · ▶ a move whose replies Enter or a "
@@ -62,21 +65,50 @@ FIELD_KEYS = "\n".join(key_line(key, what) for key, what in (
 
 TEXTUAL_ACTIONS = {binding.action for binding in Screen.BINDINGS}  # focus, copy
 
+# How the help names the part with the focus, whose own keys it lists after the
+# screen's (the first that the part is an instance of)
+PARTS = ((BoardWidget, "On the board"), (StepView, "In step mode"),
+         (MoveList, "In the move list"), (Input, "In the text box"),
+         (Select, "In the menu"), (RadioSet, "In the choice"),
+         (DataTable, "In the table"), (Button, "On the button"))
 
-def keys_text(screen) -> str:
-    """The keys the screen and its widgets (the board) answer now, one `key  what` a
-    line (not the app's own: focus, copy, the palette), each named as the footer names
-    it (`[`, `.`, `?`, `^s`), not by its Textual name."""
-    lines, seen = [], set()
+
+def part_name(node) -> str:
+    return next((name for kind, name in PARTS if isinstance(node, kind)),
+                "In the part with the focus")
+
+
+def keys_text(screen, more: str = "") -> str:
+    """The keys the screen answers now, one `key  what` a line, each named as the
+    footer names it (`[`, `.`, `?`, `^s`), not by its Textual name: the screen's own
+    first, with Quit (the app's Ctrl+Q, and q wherever no text box has the focus),
+    then `more` (lines of the caller's), then the keys of the part with the focus (the
+    board, a text box's two dozen editing keys) under a line naming it. Not the app's
+    other keys, nor Textual's own (focus, copy, the palette)."""
+    app = screen.app
+    own: dict[str, list[str]] = {}  # description: its keys
+    parts: dict[object, dict[str, list[str]]] = {}  # the same, for each focused part
     for active in screen.active_bindings.values():
-        binding = active.binding
-        if not binding.description or binding.description in seen or \
-                not active.enabled or active.node is screen.app or \
-                binding.action in TEXTUAL_ACTIONS:
+        binding, node = active.binding, active.node
+        if not binding.description or not active.enabled or \
+                binding.action in TEXTUAL_ACTIONS or \
+                node is app and binding.action != "app.quit":
             continue
-        seen.add(binding.description)
-        lines.append(key_line(screen.app.get_key_display(binding), binding.description))
-    return "\n".join(lines)
+        keys = (own if node in (screen, app) else parts.setdefault(node, {})
+                ).setdefault(binding.description, [])
+        key = app.get_key_display(binding)
+        if not keys or node is app and key not in keys:  # Quit: the screen's and the app's
+            keys.append(key)
+    typed_in = bool(screen.query(Input))
+    if typed_in and "Quit" in own:  # q types in a box: said once, whatever has the focus
+        own["Quit (q too, outside a text box)"] = [k for k in own.pop("Quit") if k != "q"]
+    blocks = ["\n".join(key_line(" ".join(keys), what) for what, keys in own.items())]
+    if more:
+        blocks[0] += "\n" + more
+    for node, lines in parts.items():
+        blocks.append(f"{part_name(node)}:\n" + "\n".join(
+            key_line(" ".join(keys), what) for what, keys in lines.items()))
+    return "\n\n".join(blocks)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -131,5 +163,5 @@ def setup_help(game, keys: str, notation: str) -> HelpScreen:
         ("position", "A start position", f"Written as {notation}. Empty: the usual "
                                           "start. The line under the box says whether "
                                           "it reads and whose move it is."),
-        ("keys", "Keys", f"{keys}\n{FIELD_KEYS}"),
+        ("keys", "Keys", keys),
         ("rules", f"{game.title}: rules", rules_of(game))])

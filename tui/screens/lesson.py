@@ -7,6 +7,7 @@ Every slide was made before the screen opened (core/study/lesson.py), so moving 
 """
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.markdown import Markdown
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,6 +26,38 @@ from ..lesson_training import START_KEY, TrainingProgress, training_text
 from ..widgets.boards import BoardWidget, board_for
 from ..widgets.inspector import Inspector
 from ..widgets.inspector.step_view import StepView
+
+
+MIN_TITLE = 4  # columns a cut title keeps, … included
+
+
+def title_line(lesson: str, scene: str, scene_count: str, step: str, slide: str,
+              width: int) -> Text:
+    """`Lesson  ·  scene 2 of 4: Scene  ·  step 3 of 5  ·  slide 7 of 20` in `width`
+    columns (0: not laid out yet, as long as it is): the scene's title, then the
+    lesson's, cut with … to make room, the counts never."""
+    counts = [f"{scene_count}: " if scene else scene_count, step, slide]
+    titles = [lesson, scene]
+    for gap in ("  ·  ", " · "):  # the wide gaps first, when all fits whole
+        fixed = cell_len(gap) * 3 + sum(cell_len(count) for count in counts)
+        if not width or fixed + cell_len(lesson) + cell_len(scene) <= width:
+            break
+    else:
+        for index in (1, 0):  # the scene's title gives way first
+            room = width - fixed - cell_len(titles[1 - index])
+            titles[index] = shortened(titles[index], max(room, MIN_TITLE))
+    lesson, scene = titles
+    line = Text(lesson, style="bold")
+    line.append(f"{gap}{counts[0]}{scene}{gap}{step}")
+    line.append(f"{gap}{slide}", style="dim")
+    return line
+
+
+def shortened(text: str, width: int) -> str:
+    """`text` in at most `width` columns, cut with … (at least its first letter)."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(width - 1, 1)).rstrip() + "…"
 
 
 class LessonScreen(Screen):
@@ -77,6 +110,21 @@ class LessonScreen(Screen):
 
     def on_resize(self) -> None:
         self.fit_board()
+        self.call_after_refresh(self.show_title)  # once the title line has its width
+
+    def show_title(self) -> None:
+        """The lesson's and the scene's titles, cut with … where the line is short,
+        and where the presenter is, always whole: scene, step and slide."""
+        slide = self.slide
+        scene = slide.scene
+        # the titles are the lesson file's words: escapes shown
+        line = title_line(visible(self.lesson.title), visible(scene.title or ""),
+                          f"scene {scene.number} of {len(self.lesson.scenes)}",
+                          f"step {slide.step} of {len(scene.steps)}" if slide.step
+                          else "opening",
+                          f"slide {self.index + 1} of {len(self.slides)}",
+                          self.query_one("#lesson-title").content_size.width)
+        self.query_one("#lesson-title", Static).update(line)
 
     @property
     def small(self) -> bool:
@@ -107,19 +155,7 @@ class LessonScreen(Screen):
 
     def show_slide(self) -> None:
         slide = self.slide
-        scene = slide.scene
-        scenes = self.lesson.scenes
-        steps = len(scene.steps)
-        # the titles and the caption are the lesson file's words: escapes shown
-        title = Text(visible(self.lesson.title), style="bold")
-        title.append(f"  ·  scene {scene.number} of {len(scenes)}")
-        if scene.title:
-            title.append(f": {visible(scene.title)}")
-        title.append(f"  ·  step {slide.step} of {steps}" if slide.step else
-                     "  ·  opening")
-        title.append(f"  ·  slide {self.index + 1} of {len(self.slides)}",
-                     style="dim")
-        self.query_one("#lesson-title", Static).update(title)
+        self.show_title()
         self.show_board(slide)
         # rich's Markdown: drawn at once (Textual's Markdown widget updates later)
         self.query_one("#caption", Static).update(Markdown(visible(slide.caption,

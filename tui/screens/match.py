@@ -5,8 +5,10 @@ the likelihood of superiority, the pentanomial counts, the game under way on a s
 board and the finished games, any of which opens on the analysis board.
 
 The screen shows and routes keys; tui/arena_driver.py plays the run on a thread worker
-and hands back a snapshot (ArenaView) after each event. On a narrow terminal the form
-and the run take turns: Start shows the run, Esc the form again.
+and hands back a snapshot (ArenaView) after each event. Esc stops a run under way and
+leaves its results on screen. On a narrow terminal the form and the run take turns:
+Start shows the run; once it has ended, Esc shows the form and Ctrl+R the run again,
+the footer naming whichever the key does now.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
 from plyground.core import Game, PlygroundError
@@ -30,7 +33,7 @@ from plyground.core.rng import fresh_seed
 
 from ..arena_driver import (LABELS, NO_OPENINGS, ArenaDriver, ArenaView, PoolFactory,
                             figure_lines, live_line, read_plan, result_line)
-from ..fields import seed as read_seed
+from ..fields import FieldError, blamed, refuse, seed as read_seed
 from ..text_board import render_board
 from ..widgets.llr_chart import LlrChart
 from ..widgets.pentanomial import Pentanomial
@@ -66,11 +69,13 @@ class MatchScreen(Screen):
     DEFAULT_CSS = """
     MatchScreen #match { height: 1fr; }
     MatchScreen #match-form { width: 66; height: 1fr; padding: 0 1; }
+    MatchScreen #match-fields { height: auto; }
+    MatchScreen.-short #match-fields { height: 1fr; }
     MatchScreen #match-run { width: 1fr; height: 1fr; padding: 0 1; }
     MatchScreen.-narrow #match-form { width: 1fr; }
-    MatchScreen.-narrow.-running #match-form { display: none; }
+    MatchScreen.-narrow.-run-shown #match-form { display: none; }
     MatchScreen.-narrow #match-run { display: none; }
-    MatchScreen.-narrow.-running #match-run { display: block; }
+    MatchScreen.-narrow.-run-shown #match-run { display: block; }
     MatchScreen .title { text-style: bold; color: $accent; }
     MatchScreen .heading { text-style: bold; margin-top: 1; }
     MatchScreen SideRow { margin-bottom: 0; }
@@ -97,9 +102,14 @@ class MatchScreen(Screen):
     MatchScreen.-short #middle { margin-top: 0; }
     MatchScreen.-short #live { max-width: 50%; }
     """
+    # Esc does one thing at a time, the first of these that applies (check_action):
+    # stop the run, show the form in its place, go back to the setup screen
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "stop", "Stop"),
+        Binding("escape", "form", "Form"),
         Binding("escape", "back", "Back"),
+        Binding("ctrl+r", "results", "Results"),
     ]
 
     def __init__(self, game: Game, sides: tuple[str | None, str | None] = (None, None)
@@ -114,37 +124,10 @@ class MatchScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="match"):
-            with VerticalScroll(id="match-form"):
-                yield Static(f"Match: is A stronger than B at {self.game.title}?",
-                             classes="title")
-                yield Label("Agents (A, then B)", classes="heading")
-                for side, spec in enumerate(self.sides):
-                    yield SideRow(side, *row_from_spec(spec))
-                yield Label("Openings (each played twice, colours swapped)",
-                            classes="heading")
-                with Horizontal(id="openings-row"):
-                    choices = openings_choices(self.game)
-                    yield Select(choices, value=choices[0][1], allow_blank=False,
-                                 id="openings")
-                    yield Input(placeholder="path/to/suite.txt", id="openings-file")
-                yield Label("SPRT: H0 elo0 against H1 elo1, error rates α, β",
-                            classes="heading")
-                for pair in (FIELDS[:2], FIELDS[2:]):
-                    with Horizontal(classes="numbers"):
-                        for name, value in pair:
-                            yield Label(name)
-                            yield Input(value, id=name)
-                with Horizontal(classes="numbers"):
-                    yield Label("model")
-                    yield Select([(model, model) for model in MODELS], value=MODELS[0],
-                                 allow_blank=False, id="model")
-                with Horizontal(classes="numbers"):
-                    yield Label("max pairs")
-                    yield Input(str(DEFAULT_MAX_PAIRS), id="max-pairs")
-                    yield Label("seed")
-                    yield Input(placeholder="random", id="match-seed")
-                with Horizontal(id="match-buttons"):
-                    yield Button("Start", id="match-start", variant="primary")
+            # the error line is below the fields' scroll, in sight of the field at fault
+            with Vertical(id="match-form"):
+                with VerticalScroll(id="match-fields"):
+                    yield from self.compose_fields()
                 yield Static(id="match-error")
             with Vertical(id="match-run"):
                 yield Static("No run yet: choose the agents and Start.", id="run-title")
@@ -157,13 +140,44 @@ class MatchScreen(Screen):
                 yield Static(id="result-line")
         yield Footer()
 
+    def compose_fields(self) -> ComposeResult:
+        """The form: the agents, the openings, the test, Start."""
+        yield Static(f"Match: is A stronger than B at {self.game.title}?",
+                     classes="title")
+        yield Label("Agents (A, then B)", classes="heading")
+        for side, spec in enumerate(self.sides):
+            yield SideRow(side, *row_from_spec(spec))
+        yield Label("Openings (each played twice, colours swapped)", classes="heading")
+        with Horizontal(id="openings-row"):
+            choices = openings_choices(self.game)
+            yield Select(choices, value=choices[0][1], allow_blank=False, id="openings")
+            yield Input(placeholder="path/to/suite.txt", id="openings-file")
+        yield Label("SPRT: H0 elo0 against H1 elo1, error rates α, β",
+                    classes="heading")
+        for pair in (FIELDS[:2], FIELDS[2:]):
+            with Horizontal(classes="numbers"):
+                for name, value in pair:
+                    yield Label(name)
+                    yield Input(value, id=name)
+        with Horizontal(classes="numbers"):
+            yield Label("model")
+            yield Select([(model, model) for model in MODELS], value=MODELS[0],
+                         allow_blank=False, id="model")
+        with Horizontal(classes="numbers"):
+            yield Label("max pairs")
+            yield Input(str(DEFAULT_MAX_PAIRS), id="max-pairs")
+            yield Label("seed")
+            yield Input(placeholder="random", id="match-seed")
+        with Horizontal(id="match-buttons"):
+            yield Button("Start", id="match-start", variant="primary")
+
     def on_mount(self) -> None:
         for row in self.query(SideRow):
             row.offer([choice for choice in player_choices(self.game, row.extra)
                        if choice[1] != HUMAN])
             row.query_one(Label).update(LABELS[row.side])
         table = self.query_one("#finished", GameTable)
-        table.add_columns("game", "opening", "first", "result for A")
+        table.add_columns("game", "opening", "first", "result")
         self.query_one(LlrChart).show([], DEFAULTS.lower, DEFAULTS.upper)
         self.show_openings_file()
         self.fit()
@@ -177,6 +191,7 @@ class MatchScreen(Screen):
         self.set_class(self.size.height < SHORT, "-short")
         if self.view is not None:
             self.show_live(self.view)
+        self.refresh_bindings()  # Esc and Ctrl+R do what the width allows
 
     def show_openings_file(self) -> None:
         self.query_one("#openings-file").display = \
@@ -207,27 +222,46 @@ class MatchScreen(Screen):
             return chosen
         path = self.field("openings-file").strip()
         if not path:
-            raise PlygroundError("Openings: name a suite file, or choose another entry")
+            raise FieldError("Openings: name a suite file, or choose another entry",
+                             "openings")
         return path
 
+    def at_fault(self, problem: PlygroundError) -> Widget | None:
+        """The field a refusal names (FieldError's names: read_plan's, and "seed"):
+        an agent's setting box, else its menu; the suite file's box where the menu
+        asks for one, else the menu."""
+        name = getattr(problem, "name", None)
+        if name in LABELS:
+            row = self.query_one(f"#side-{LABELS.index(name)}", SideRow)
+            box = row.query_one(Input)
+            return row.query_one(Select) if box.disabled else box
+        if name == "openings":
+            box = self.query_one("#openings-file", Input)
+            return box if box.display else self.query_one("#openings", Select)
+        fields = {"max pairs": "#max-pairs", "seed": "#match-seed",
+                  **{field: f"#{field}" for field, _ in FIELDS}}
+        return self.query_one(fields[name]) if name in fields else None
+
     def action_start(self) -> None:
-        """Read the form and start the run; anything wrong is one line under Start."""
-        if self.driver is not None and self.view is not None and self.view.running:
+        """Read the form and start the run; anything wrong is one line under the form,
+        and the cursor goes to the field at fault."""
+        if self.running:
             return
         error = self.query_one("#match-error", Static)
         rows = sorted(self.query(SideRow), key=lambda row: row.side)
         seed_text = self.field("match-seed").strip()
         try:
             specs = tuple(spec_for(row.kind, row.value) for row in rows)
-            for spec in specs:
-                self.app.check_choice(spec)
+            for label, spec in zip(LABELS, specs):
+                with blamed(label, f"Agent {label}: "):
+                    self.app.check_choice(spec)
             seed = read_seed("seed", seed_text)
             plan = read_plan(self.game, specs, *(self.field(name) for name, _ in FIELDS),
                              self.query_one("#model", Select).value,
                              self.field("max-pairs"), self.openings(),
                              fresh_seed() if seed is None else seed)
         except PlygroundError as problem:
-            error.update(Text(str(problem)))
+            refuse(error, str(problem), self.at_fault(problem))
             return
         error.update("")
         self.query_one("#finished", GameTable).clear()
@@ -235,7 +269,7 @@ class MatchScreen(Screen):
         driver = ArenaDriver(plan, lambda view: self.post_message(ArenaUpdate(driver, view)),
                              self.pool, keep=getattr(self.app, "served", None) is None)
         self.driver = driver
-        self.set_class(True, "-running")
+        self.show_run(True)
         self.show(driver.view)
         self.play(driver)
 
@@ -296,20 +330,53 @@ class MatchScreen(Screen):
             return
         self.app.open_history_game(row.history_id)
 
+    @property
+    def running(self) -> bool:
+        return self.view is not None and self.view.running
+
+    def show_run(self, shown: bool) -> None:
+        """Show the run (True) or the form: on a narrow terminal they take turns."""
+        self.set_class(shown, "-run-shown")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which of Esc's actions applies now (the footer names that one alone),
+        whether Ctrl+R has a run to show, and Start none while one runs."""
+        turns = self.has_class("-narrow")  # the form and the run take turns
+        shown = self.has_class("-run-shown")
+        if action == "start":
+            return not self.running
+        if action == "stop":
+            return self.running
+        if action == "form":
+            return not self.running and turns and shown
+        if action == "back":
+            return not self.running and not (turns and shown)
+        if action == "results":
+            return self.view is not None and turns and not shown
+        return True
+
     def stop(self) -> None:
         if self.driver is not None:
             self.driver.stop()
 
-    def action_back(self) -> None:
-        """Stop a run under way (its finished games stay listed) and go back to the
-        form; from the form, back to the setup screen."""
-        if self.view is not None and self.view.running:
-            self.stop()
-        elif not (self.has_class("-running") and self.has_class("-narrow")):
-            self.app.pop_screen()
-            return
-        self.set_class(False, "-running")
+    def action_stop(self) -> None:
+        """Stop the run under way: its results (the finished games, the score, how it
+        ended) stay on screen."""
+        self.stop()
+
+    def action_form(self) -> None:
+        """The form in the run's place (a narrow terminal's): Ctrl+R shows it again."""
+        self.show_run(False)
         self.query_one("#match-start", Button).focus()
+
+    def action_results(self) -> None:
+        """The last run in the form's place (a narrow terminal's)."""
+        self.show_run(True)
+
+    def action_back(self) -> None:
+        """Back to the setup screen."""
+        self.app.pop_screen()
 
     def on_unmount(self) -> None:
         self.stop()

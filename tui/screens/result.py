@@ -24,7 +24,11 @@ def sentence(text: str) -> str:
 
 class ResultScreen(ModalScreen[str | None]):
     """Dismisses with "again", "setup", "replace" (another player for the side that
-    forfeited, offered after a forfeit), or None (close and look at the board)."""
+    forfeited, offered after a forfeit), or None (close and look at the board).
+
+    "Play again" is offered only for a game played here (`again`): a game opened from
+    a record or from the Match screen's list is there to be looked at, and its dialog
+    offers closing (the default) and leaving, `back` naming where to."""
 
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
@@ -46,11 +50,14 @@ class ResultScreen(ModalScreen[str | None]):
         Binding("o", "choose('replace')", "Other player"),
     ]
 
-    def __init__(self, title: str, reason: str, replace: bool = False) -> None:
+    def __init__(self, title: str, reason: str, replace: bool = False,
+                 again: bool = True, back: str = "Setup") -> None:
         super().__init__()
         self.title_text = title
         self.reason = reason
         self.replace = replace
+        self.again = again
+        self.back = back
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -61,17 +68,24 @@ class ResultScreen(ModalScreen[str | None]):
             with Horizontal():
                 if self.replace:
                     yield Button("Other player, go on", id="replace", variant="primary")
-                yield Button("Play again", id="again", variant="primary")
-                yield Button("Setup", id="setup")
-                yield Button("Close", id="close")
+                if self.again:
+                    yield Button("Play again", id="again", variant="primary")
+                    yield Button(self.back, id="setup")
+                    yield Button("Close", id="close")
+                else:
+                    yield Button("Close", id="close", variant="primary")
+                    yield Button(self.back, id="setup")
 
     def on_mount(self) -> None:
         self.set_class(self.replace, "-replace")
-        self.query_one("#replace" if self.replace else "#again", Button).focus()
+        first = "#replace" if self.replace else "#again" if self.again else "#close"
+        self.query_one(first, Button).focus()
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "choose" and parameters == ("replace",):
             return self.replace
+        if action == "choose" and parameters == ("again",):
+            return self.again
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -20,9 +20,10 @@ from plyground.core.play.match import parse_side
 from plyground.core.records.positions import start_state
 from plyground.core.errors import visible
 
-from ..fields import seed as read_seed
+from ..fields import refuse, seed as read_seed
+from ..placeholders import OTHER_WORDINGS, FittedInput, position_wordings
 from ..widgets.boards import has_board
-from .help import keys_text, setup_help
+from .help import FIELD_KEYS, keys_text, setup_help
 
 OTHER = "other"  # the menu entry whose box takes any agent spec: a plugin, an engine
 
@@ -185,7 +186,7 @@ class SideRow(Horizontal):
         yield Label(id=f"side-label-{self.side}")
         yield Select(menu(self.choices), value=kind, allow_blank=False,
                      id=f"player-{self.side}")
-        yield Input(value=value, id=f"setting-{self.side}")
+        yield FittedInput(value=value, id=f"setting-{self.side}")
         yield Static(classes="setting-help", id=f"help-{self.side}")
 
     def on_mount(self) -> None:
@@ -229,11 +230,11 @@ class SideRow(Horizontal):
             box.disabled = False
             if not keep_value:
                 box.value = self.typed.get(OTHER, "")
-            box.placeholder = ("any agent: path/to/bot.py:Class, package.module:Class "
-                               "or engine:cmd=\"./mybot\"")
+            box.fit(OTHER_WORDINGS)
             help_text.update("")
             return
         box.disabled = setting is None
+        box.wordings = ()
         if setting is None:
             box.value = ""
             box.placeholder = ""
@@ -276,7 +277,6 @@ class SetupScreen(Screen):
         Binding("ctrl+s", "start", "Start game"),
         Binding("ctrl+g", "games", "Games played"),
         Binding("ctrl+t", "match", "Match"),
-        Binding("ctrl+q", "app.quit", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
     ]
 
@@ -308,7 +308,7 @@ class SetupScreen(Screen):
                                  value=self.game_id, allow_blank=False, id="game")
                     yield Select([("-", "-")], allow_blank=False, id="variant")
                 yield Label("Start position", classes="heading")
-                yield Input(id="position")
+                yield FittedInput(id="position")
                 yield Static(id="position-check")
                 yield Static(id="position-help")
                 yield Label("You play", classes="heading")
@@ -382,8 +382,8 @@ class SetupScreen(Screen):
         """The box's placeholder and the help under it: an example position of the
         game and board chosen."""
         game = get_game(self.game_id, **self.chosen_options())
-        self.query_one("#position", Input).placeholder = \
-            f"empty: the usual start (or e.g. {example_position(game)})"
+        self.query_one("#position", FittedInput).fit(
+            position_wordings(example_position(game)))
         self.query_one("#position-help", Static).update(Text(
             f"notation: {notation_help(game)}"))
 
@@ -492,7 +492,8 @@ class SetupScreen(Screen):
         """What the fields do, how a position of the game and board chosen is written,
         the keys and the game's rules."""
         game = get_game(self.game_id, **self.chosen_options())
-        self.app.push_screen(setup_help(game, keys_text(self), notation_help(game)))
+        self.app.push_screen(setup_help(game, keys_text(self, FIELD_KEYS),
+                                                notation_help(game)))
 
     def action_games(self) -> None:
         """The games of the history; the one chosen opens on the board."""
@@ -517,9 +518,8 @@ class SetupScreen(Screen):
         game = get_game(self.game_id, **self.chosen_options())
         start, problem = self.check_position()
         if start is None:
-            error.update(Text(visible(f"Start position: {problem}")))  # may quote input
             self.position_refused = True
-            self.query_one("#position", Input).focus()
+            refuse(error, f"Start position: {problem}", self.query_one("#position"))
             return
         for label, spec in zip(game.side_labels, sides):
             try:

@@ -38,6 +38,14 @@ def actions(widget: Widget) -> set[str]:
 class KeyFooter(Footer):
     """The footer of a screen whose keys may not all fit (see the module's doc)."""
 
+    # Compact, a key group (`← → Event`) is spaced as the other keys are, one space
+    # after each key and after its label (Textual's compact style runs its label
+    # into the next key).
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
+    KeyFooter.-compact FooterKey.-grouped { margin: 0 1 0 0; }
+    """
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.left_out: list[str] = []  # the actions of the keys not shown (tests read it)

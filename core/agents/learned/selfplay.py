@@ -24,7 +24,7 @@ import numpy as np
 
 from ...game import Game, Move, State, parse_game
 from ...rng import SplitMix64, derive_seed
-from ...search.control import Budget, SearchControl
+from ...search.control import Budget, SearchControl, SearchStopped, StopFlag
 from ...search.puct import puct_search, puct_visits
 from .net import Net
 from .settings import PlaySettings
@@ -85,14 +85,17 @@ def legal_softmax(encoding, states: list[State], logits: np.ndarray,
 
 
 def visits_of(game: Game, state: State, evaluate, settings: PlaySettings, seed: int,
-              noise: bool) -> list[tuple[Move, int]]:
-    """The root's visit count per move it visited, in the order of `state.moves()`."""
+              noise: bool, stop: StopFlag | None = None) -> list[tuple[Move, int]]:
+    """The root's visit count per move it visited, in the order of `state.moves()`.
+    SearchStopped once `stop` is set: a search cut short is no sample."""
     alpha = NOISE_SCALE / len(state.moves())
     done = puct_search(game, state, Budget(iterations=settings.sims), evaluate,
                        settings.c, seed, None,
-                       SearchControl(Budget(iterations=settings.sims)),
+                       SearchControl(Budget(iterations=settings.sims), stop),
                        noise=(alpha, NOISE_FRACTION) if noise else None,
                        batch=settings.batch)
+    if stop is not None and stop.is_set():
+        raise SearchStopped
     return list(puct_visits(done).items())
 
 
@@ -119,16 +122,18 @@ class Played:
 
 
 def play_out(game: Game, start: State, nets: tuple[Net, Net], settings: PlaySettings,
-             seed: int, explore: bool) -> Played:
+             seed: int, explore: bool, stop: StopFlag | None = None) -> Played:
     """The game from `start`, `nets[side]` searching for each side; exploring (noise,
-    sampled first plies) in self-play, the most visited move otherwise."""
+    sampled first plies) in self-play, the most visited move otherwise. Setting `stop`
+    ends it within a batch of simulations, with SearchStopped (a training being
+    stopped: the pool must not wait for a game's end)."""
     evaluators = [evaluator(net, game) for net in nets]
     rng = SplitMix64(derive_seed(seed, 0))
     state, positions, moves = start, [], []
     while state.outcome() is None:
         ply = len(moves)
         visits = visits_of(game, state, evaluators[state.to_move], settings,
-                           derive_seed(seed, ply + 1), explore)
+                           derive_seed(seed, ply + 1), explore, stop)
         positions.append((state, visits))
         moves.append(choose(visits, explore and ply < settings.sample_plies, rng))
         state = state.play(moves[-1])
@@ -194,13 +199,14 @@ class EvalJob:
     opening: str = ""
 
 
-def play(job: SelfPlayJob | EvalJob) -> Samples | float:
+def play(job: SelfPlayJob | EvalJob, stop: StopFlag | None = None) -> Samples | float:
     """Run a job: a self-play game's samples, or the new net's points (1, 1/2, 0) in
-    an evaluation game. Module-level, so a worker process can run it."""
+    an evaluation game. Module-level, so a worker process can run it. Setting `stop`
+    cuts the game short with SearchStopped."""
     game = parse_game(job.game_spec)
     if isinstance(job, SelfPlayJob):
         played = play_out(game, game.start(), (job.net, job.net), job.settings, job.seed,
-                          explore=True)
+                          explore=True, stop=stop)
         return samples_of(game, played, job.number)
     start = game.start()
     for move in game.parse_line(start, job.opening):
@@ -208,6 +214,6 @@ def play(job: SelfPlayJob | EvalJob) -> Samples | float:
     new_side = start.to_move if job.number % 2 else 1 - start.to_move
     new, old = job.nets
     nets = (new, old) if new_side == 0 else (old, new)
-    winner = play_out(game, start, nets, job.settings, job.seed,
-                      explore=False).final.outcome().winner
+    winner = play_out(game, start, nets, job.settings, job.seed, explore=False,
+                      stop=stop).final.outcome().winner
     return 0.5 if winner is None else float(winner == new_side)

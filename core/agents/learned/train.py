@@ -192,8 +192,8 @@ def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
     """Train, yielding each generation as it ends, until `generations` have run or the
     next would not end within `minutes` (judged by the last one's length). The first
     accepted net is the untrained one (generation 0). `progress(phase, done, total)`
-    is called as self-play games and gate games end (phases "self-play", "training",
-    "evaluation")."""
+    is called as each phase starts and as its self-play games and gate games end
+    (phases "self-play", "training", "evaluation")."""
     settings.check()
     started = clock()
     candidate = new_net(game, settings)
@@ -207,6 +207,7 @@ def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
         begun = clock()
         number += 1
         jobs = selfplay_jobs(game, accepted, settings, number)
+        progress("self-play", 0, len(jobs))  # said at once: a game may take a while
         for done, result in enumerate(map_jobs(play, jobs), 1):
             buffer.add(result)
             samples += len(result)
@@ -233,6 +234,7 @@ def gate(game: Game, candidate: Net, accepted: Net, settings: AzSettings, number
     if not settings.eval_pairs:
         return None
     jobs = eval_jobs(game, (candidate, accepted), settings, number, openings)
+    progress("evaluation", 0, len(jobs))
     points = 0.0
     for done, result in enumerate(map_jobs(play, jobs), 1):
         points += result

@@ -5,8 +5,8 @@ MCTS attention as heat on squares and on pool pieces.
 A piece shows its four attributes at a glance: brackets for the shape ([■] square,
 (●) round), the glyph for the fill (■ ● solid, □ ○ hollow), two rows for a tall piece
 and one for a short one, and walnut or maple for dark or light (dark and light grey
-without colour). At full size each piece on the board also carries its letters (TdSh)
-and each pool piece its number, as the move list writes it (b3:5).
+without colour). At full size each piece on the board also carries its letters (TdSh);
+each pool piece carries its number, as the move list writes it (b3:5).
 """
 from __future__ import annotations
 
@@ -22,8 +22,11 @@ from plyground.core.games.quarto import QuartoMove, QuartoState, piece_name, pie
 from .base import BoardWidget, grid_cell
 
 BOARD_LEFT = 2  # the row numbers come first
-GAP = 2  # between the board and the pool
-POOL_PITCH = 4  # a pool piece: a cursor mark and the piece
+# Between the board and the pool, and the columns a pool piece takes, at full size /
+# compact: at full size a cursor mark and the piece, its number under it; compact, its
+# number (which the notation uses: b3:5) before it, the cursor shown by the tray alone.
+GAP = {True: 2, False: 1}
+POOL_PITCH = {True: 4, False: 5}
 # (columns, rows) a square takes, its gap to the next included, at full size / compact.
 SQUARE_PITCH = {True: (6, 4), False: (4, 2)}
 LETTERS = "abcd"
@@ -47,6 +50,7 @@ def is_dark(piece: int) -> bool:
 class QuartoBoard(BoardWidget):
     DEFAULT_CSS = """
     QuartoBoard { width: auto; height: auto; padding: 0 1; }
+    QuartoBoard.-compact { padding: 0; }  /* its 39 columns fill the column at 80 */
     QuartoBoard:focus { background: $boost; }
     QuartoBoard > .quarto--square { background: $board; color: $text-muted; }
     QuartoBoard > .quarto--dark { background: $quarto-dark; color: auto 90%; }
@@ -198,7 +202,7 @@ class QuartoBoard(BoardWidget):
         if square is not None:
             return "square", square
         piece = grid_cell(offset, (self.pool_left, self.board_top),
-                          (POOL_PITCH, self.square_pitch[1]), 4, 4)
+                          (POOL_PITCH[self.large], self.square_pitch[1]), 4, 4)
         return None if piece is None else ("piece", piece)
 
     def on_click(self, event: Click) -> None:
@@ -230,6 +234,10 @@ class QuartoBoard(BoardWidget):
 
     # --- geometry ----------------------------------------------------------------------
 
+    def set_large(self, large: bool) -> None:
+        super().set_large(large)
+        self.set_class(not large, "-compact")
+
     @property
     def square_pitch(self) -> tuple[int, int]:
         return SQUARE_PITCH[self.large]
@@ -241,14 +249,14 @@ class QuartoBoard(BoardWidget):
 
     @property
     def pool_left(self) -> int:
-        return BOARD_LEFT + 4 * self.square_pitch[0] + GAP
+        return BOARD_LEFT + 4 * self.square_pitch[0] + GAP[self.large]
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return self.pool_left + 4 * POOL_PITCH
+        return self.pool_left + 4 * POOL_PITCH[self.large]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        legend = 4 if self.large else 2
-        return self.board_top + 4 * self.square_pitch[1] + 1 + self.large + legend
+        return self.board_top + 4 * self.square_pitch[1] + 1 + self.large + \
+            len(self.legend_rows())
 
     # --- drawing -----------------------------------------------------------------------
 
@@ -301,8 +309,9 @@ class QuartoBoard(BoardWidget):
 
     def pool_rows(self, piece: int) -> list[Text]:
         """A pool piece on its tray, the cursor's mark beside it and at full size its
-        number under it; a piece that left the pool leaves a dot, so the others keep
-        their places."""
+        number under it (compact, its number before it, and the tray marks the
+        cursor); a piece that left the pool leaves a dot, so the others keep their
+        places."""
         style = self.get_component_rich_style
         tray = self.heat_tint(style("quarto--square"),
                               self.heat_by("give").get(piece, 0.0))
@@ -313,8 +322,13 @@ class QuartoBoard(BoardWidget):
             if here:
                 tray += style("quarto--cursor")
             top, body = self.piece_rows(piece)
-            rows = [top, Text("▸" if here else " ") + body, Text(f"{piece}")]
-        return [pad(row, POOL_PITCH, tray) for row in rows[:2 + self.large]]
+            if self.large:
+                rows = [top, Text("▸" if here else " ") + body, Text(f"{piece}")]
+            else:
+                number = Text(f"{piece:>2}", "" if here else
+                              self.get_component_rich_style("quarto--label"))
+                rows = [Text("  ") + top, number + body]
+        return [pad(row, POOL_PITCH[self.large], tray) for row in rows[:2 + self.large]]
 
     def hand_rows(self) -> list[Text]:
         """Who holds which piece, and what for; at the start, who gives the first."""
@@ -339,8 +353,10 @@ class QuartoBoard(BoardWidget):
         colours = Text.assemble((token(6), self.piece_style(6)), (" dark  ", muted),
                                 (token(2), self.piece_style(2)),
                                 (" light  2 rows: tall", muted))
-        if not self.large:
-            return [Text("[■] square (●) round □○ hollow", muted), colours]
+        if not self.large:  # in the 39 columns beside the inspector at 80
+            return [Text("[■] square (●) round ■● solid □○ hollow", muted), colours,
+                    Text("TDSH: tall dark square hollow, and in", muted),
+                    Text("lower case short light round solid", muted)]
         return [Text("[■] square  (●) round  ■● solid  □○ hollow", muted), colours,
                 Text("Letters TDSH: tall dark square hollow,", muted),
                 Text("lower case: short light round solid", muted)]
@@ -364,7 +380,7 @@ class QuartoBoard(BoardWidget):
                     text += squares[col][line] if line < len(squares[col]) else \
                         Text(" " * self.square_width)
                     text += gap
-                text += " " * GAP
+                text += " " * GAP[self.large]
                 for col in range(4):
                     if line < len(pieces[col]):
                         text += pieces[col][line]
@@ -373,7 +389,7 @@ class QuartoBoard(BoardWidget):
         for col in range(4):
             letters += pad(Text(LETTERS[col], self.label_style(col=col)),
                            self.square_width, Style()) + gap
-        letters += " " * GAP
+        letters += " " * GAP[self.large]
         letters += Text("↑ give one", self.get_component_rich_style("quarto--give")) \
             if self.giving else Text("the pool", self.get_component_rich_style(
                 "quarto--label"))

@@ -18,14 +18,16 @@ from textual.widgets import ContentSwitcher, Static
 from plyground.core.agents.base import Shows
 from plyground.core.search.events import (Info, IterationDone, MctsSnapshot, PuctSnapshot,
                                           SearchDone)
-from plyground.core.search.mcts import chosen, describe_proven
+from plyground.core.search.mcts import chosen
 from plyground.core.search.puct import played_stat
 from plyground.core.values import Score, proven
 from plyground.core.errors import visible
 
+from ...verdict import proven_words
 from .info_view import InfoView, info_line
 from .live_tree import LiveTree, plural
 from .mcts_view import MctsView, mean_text, value_text
+from .more_rows import MoreRows
 from .step_view import StepView
 
 VIEW_FOR = {Shows.TREE: "live-tree", Shows.VISITS: "mcts-view", Shows.INFO: "info-view",
@@ -100,6 +102,9 @@ class Inspector(Vertical):
     Inspector { border: round $primary; border-title-color: $text; padding: 0 1; }
     Inspector #inspector-summary { height: 4; margin-bottom: 1; color: $text-muted; }
     Inspector #no-search { color: $text-muted; }
+    /* the rest of the height: a table longer than that scrolls (and MoreRows says
+       so) instead of running out of the inspector's frame */
+    Inspector > ContentSwitcher { height: 1fr; }
     """
     BINDINGS = [Binding("escape", "screen.focus_board", "Back to the board")]
 
@@ -123,6 +128,13 @@ class Inspector(Vertical):
             yield InfoView(id="info-view")
             yield StepView(id="step-view")
             yield Static(id="past-view")
+        yield MoreRows(self.table_shown, id="more-rows")
+
+    def table_shown(self) -> MctsView | None:
+        """The MCTS or az table, while it is the view shown (for MoreRows' sign)."""
+        if self.query_one(ContentSwitcher).current != "mcts-view":
+            return None
+        return self.query_one(MctsView)
 
     def set_summary(self, text: str | Text, keep: bool = True) -> None:
         """The lines above the view; `keep` makes them the ones step mode gives
@@ -216,7 +228,7 @@ class Inspector(Vertical):
             text.append(f"network {value_text(event.network_value)} · search "
                         f"{value_text(event.value)} for {side}\n", style="bold")
         if event.proven is not None:
-            text.append(f"proven {describe_proven(event.proven, self.state.ply)} · ",
+            text.append(f"{proven_words(event.proven, self.state.ply)} · ",
                         style="bold red" if event.proven < 0 else "bold")
         speed = f" · {event.iterations_per_second:,.0f}/s" if self.timed else ""
         return text + Text(

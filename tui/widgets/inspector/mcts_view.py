@@ -83,6 +83,7 @@ PUCT_COLUMNS = Columns(
 KEEP, MUST = UCT_COLUMNS.keep, UCT_COLUMNS.keep[:UCT_COLUMNS.must]  # the MCTS table's
 LAYOUTS = ((False, 1), (True, 1), (True, 0))
 ARROW = {True: " ▼", False: " ▲"}  # descending: the largest first
+LEFT_ALIGNED = ("move", "bar")  # the other columns hold numbers, right-aligned
 MARKS = 3  # "★✓ ": the best and played marks before a move's label (not ▶, which
 # the tree uses for a row to open)
 
@@ -219,15 +220,17 @@ class MctsView(DataTable):
             self.redraw()
 
     def header(self, key: str) -> Text:
-        """A column's label: the sorted column's ends in an arrow; the share takes the
-        bar's label when the bar is left out."""
+        """A column's label, over its column as its cells are: right-aligned over
+        numbers (the move and the bar read from the left). The sorted column's ends in
+        an arrow; the share takes the bar's label when the bar is left out."""
         text = self.spec.headers[self.spec.keys.index(key)]
+        justify = "left" if key in LEFT_ALIGNED else "right"
         if key == "share" and "bar" not in self.shown:
             text = "Share"
         if key not in self.spec.sort_column.values():
-            return Text(text)
+            return Text(text, justify=justify)
         sorted_here = self.spec.sort_column.get(self.sort_by) == key
-        return Text(text + (ARROW[self.descending] if sorted_here else ""))
+        return Text(text + (ARROW[self.descending] if sorted_here else ""), justify=justify)
 
     def begin(self, game, state) -> None:
         """A new search: new rows, and a move column as wide as the longest label."""

@@ -53,11 +53,15 @@ class StepView(Horizontal, can_focus=True):
     StepView #step-position { margin-bottom: 1; }
     StepView > VerticalScroll { width: 1fr; }
     """
+    # The footer shows each pair as one key group, `← → Event  [ ] Iteration`: four
+    # keys of their own ("Next event" and "Next iteration" both read "Next" once a
+    # narrow footer shortens its labels to their first word).
+    EVENTS, ITERATIONS = Binding.Group("Event"), Binding.Group("Iteration")
     BINDINGS = [
-        Binding("right", "step(1)", "Next event"),
-        Binding("left", "step(-1)", "Previous event"),
-        Binding("]", "iteration(1)", "Next iteration"),
-        Binding("[", "iteration(-1)", "Previous iteration"),
+        Binding("left", "step(-1)", "Previous event", group=EVENTS),
+        Binding("right", "step(1)", "Next event", group=EVENTS),
+        Binding("[", "iteration(-1)", "Previous iteration", group=ITERATIONS),
+        Binding("]", "iteration(1)", "Next iteration", group=ITERATIONS),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
         Binding("up", "scroll_text(-1)", "Scroll up", show=False),
