@@ -162,3 +162,13 @@ def test_letting_a_win_in_1_through_in_a_lost_game_says_why_it_is_only_an_inaccu
     row = next(index for index, line in enumerate(lines) if re.match(r"\d+\.+ ", line))
     assert lines[row].split()[3] == "inaccuracy"
     assert why in " ".join(" ".join(lines[row:row + 3]).split())  # under the label
+
+
+def test_in_a_pipe_it_says_at_once_that_it_has_begun(record_file):
+    """A long review's first line comes before any position is judged (a terminal
+    gets a progress bar instead)."""
+    result = run(str(record_file))
+    assert result.exit_code == 0, result.output
+    record = endgame_record()
+    assert result.stderr.splitlines()[0] == \
+        f"reviewing {record.final.ply - record.start.ply} moves…"

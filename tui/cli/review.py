@@ -154,6 +154,10 @@ def review_command(
     """
     record = load_game(source)
     stderr = Console(stderr=True)
+    if not stderr.is_terminal:  # (a terminal gets the bar below): say it has begun
+        judge = f" with {visible(agent_spec)}" if agent_spec else ""
+        print(f"reviewing {record.final.ply - record.start.ply} moves{judge}…",
+              file=sys.stderr, flush=True)
     progress = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("positions"), TimeElapsedColumn(), console=stderr,
                         transient=True, disable=not stderr.is_terminal)
