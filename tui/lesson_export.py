@@ -48,14 +48,15 @@ async def render_slides(lesson: Lesson, slides: list[Slide], size: tuple[int, in
 
 async def settled(pilot, screen: LessonScreen) -> None:
     """Wait until the slide is drawn whole: the MCTS table, when on show, has laid
-    out its rows (its redraws are throttled), and the inspector's summary has its
-    height."""
+    out its rows (its redraws are throttled), the inspector's summary has its
+    height and the sign under a long table counts its rows."""
     inspector = screen.query_one(Inspector)
     table = inspector.query_one(MctsView)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + SETTLE_SECONDS
     await pilot.pause()
-    while not ((table.settled or not table.display) and inspector.summary_fitted):
+    while not ((table.settled or not table.display) and inspector.summary_fitted
+               and inspector.more_rows_current):
         if loop.time() > deadline:
             raise PlygroundError(f"slide {screen.index + 1} was not drawn within "
                                  f"{SETTLE_SECONDS:.0f} s")

@@ -56,6 +56,7 @@ async def settled(pilot, app) -> None:
         return {"no search": screen.search is None, "no timer": screen.timer is None,
                 "table settled": table.settled,
                 "summary fitted": screen.inspector.summary_fitted,
+                "more-rows sign current": screen.inspector.more_rows_current,
                 "live moves at their end": moves.current is not moves.live
                 or moves.at_its_end}
 

@@ -148,6 +148,10 @@ class Inspector(Vertical):
     def summary_fitted(self) -> bool:
         return self.query_one(Summary).fitted
 
+    @property
+    def more_rows_current(self) -> bool:
+        return self.query_one(MoreRows).current
+
     def show_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view
 

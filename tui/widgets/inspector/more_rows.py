@@ -49,6 +49,15 @@ class MoreRows(Static):
     def on_mount(self) -> None:
         self.set_interval(CHECK, self.follow)
 
+    @property
+    def current(self) -> bool:
+        """Whether the sign says what the table holds now (a screenshot waits for it:
+        the sign follows the table every CHECK seconds)."""
+        table = self.shown()
+        if self.display != (table is not None):
+            return False
+        return table is None or hidden_rows(table) == self.hidden
+
     def follow(self) -> None:
         """Say how many rows are out of sight, or nothing. Its row is kept either
         way while a table is shown: a row that came and went would change the
