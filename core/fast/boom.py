@@ -30,7 +30,7 @@ from numba import njit
 
 from ..games.boom import (BOARD, BOMB_BONUS, BOMB_EVERY, BOOM, GAME, MAX_PLIES,
                           PIECE_COST, POISON_COST, REPEAT_CONTEMPT, SAFE_COLUMN_BONUS)
-from ..search.control import Budget, SearchControl, SearchStopped
+from ..search.control import Budget, SearchControl
 from ..values import INFINITY, WIN
 from . import bits
 from .bits import mix, popcount
@@ -271,15 +271,11 @@ class BoomBackend(TableBackend):
 
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
-        limit = self.node_limit(control, nodes_so_far)
-        started = control.clock()
-        value, nodes, stopped = search(*kernel_position(state), depth, int(alpha),
-                                       int(beta), self.keys, self.checks, self.values,
-                                       self.depths, self.flags, self.moves, self.stamp,
-                                       self.seen, self.seen_by, control.stop.array(), limit)
-        self.timed(control, started, nodes)
-        if stopped:
-            raise SearchStopped(int(nodes))
+        position = kernel_position(state)
+        value, nodes = self.within_budget(control, nodes_so_far, lambda limit: search(
+            *position, depth, int(alpha), int(beta), self.keys, self.checks, self.values,
+            self.depths, self.flags, self.moves, self.stamp, self.seen, self.seen_by,
+            control.stop.array(), limit))
         return int(value), int(nodes)
 
     def best_move(self, state) -> int | None:

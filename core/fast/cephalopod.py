@@ -23,7 +23,7 @@ from numba import njit
 
 from ..games.cephalopod import DIE_WEIGHT, MAX_SUM, SAFE_WEIGHT, Cephalopod
 from ..search.alphabeta import MAX_DEPTH
-from ..search.control import Budget, SearchControl, SearchStopped
+from ..search.control import Budget, SearchControl
 from ..values import INFINITY, WIN
 from .bits import mix
 from .cephalopod_mcts import MOVES_PER_CELL, decode, list_moves
@@ -232,16 +232,11 @@ class CephalopodBackend(TableBackend):
 
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
-        limit = self.node_limit(control, nodes_so_far)
-        started = control.clock()
-        value, nodes, stopped = search(
-            np.array(state.cells, np.int64), self.neighbour_table(state.game),
-            state.to_move, state.ply, depth, int(alpha), int(beta), self.keys,
-            self.checks, self.values, self.depths, self.flags, self.moves, self.stamp,
-            control.stop.array(), limit)
-        self.timed(control, started, nodes)
-        if stopped:
-            raise SearchStopped(int(nodes))
+        cells, neighbours = np.array(state.cells, np.int64), self.neighbour_table(state.game)
+        value, nodes = self.within_budget(control, nodes_so_far, lambda limit: search(
+            cells, neighbours, state.to_move, state.ply, depth, int(alpha), int(beta),
+            self.keys, self.checks, self.values, self.depths, self.flags, self.moves,
+            self.stamp, control.stop.array(), limit))
         return int(value), int(nodes)
 
     def best_move(self, state):

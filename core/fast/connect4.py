@@ -15,7 +15,7 @@ from numba import njit
 
 from ..games.connect4 import BOARD, CENTRE_BONUS, GAME, WINDOW_SCORES
 from ..search.alphabeta import EXACT, LOWER, UPPER
-from ..search.control import Budget, SearchControl, SearchStopped
+from ..search.control import Budget, SearchControl
 from ..values import INFINITY, WIN
 from . import bits
 from .bits import popcount
@@ -194,15 +194,10 @@ class Connect4Backend(TableBackend):
     def negamax(self, state, depth: int, alpha: int, beta: int, control: SearchControl,
                 nodes_so_far: int) -> tuple[int, int]:
         own, other = bitboards(state)
-        limit = self.node_limit(control, nodes_so_far)
-        started = control.clock()
-        value, nodes, stopped = search(own, other, depth, int(alpha), int(beta),
-                                       self.keys, self.values, self.depths, self.flags,
-                                       self.moves, self.stamp, control.stop.array(),
-                                       limit)
-        self.timed(control, started, nodes)
-        if stopped:
-            raise SearchStopped(int(nodes))
+        value, nodes = self.within_budget(control, nodes_so_far, lambda limit: search(
+            own, other, depth, int(alpha), int(beta), self.keys, self.values,
+            self.depths, self.flags, self.moves, self.stamp, control.stop.array(),
+            limit))
         return int(value), int(nodes)
 
     def best_move(self, state) -> int | None:

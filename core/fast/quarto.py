@@ -24,7 +24,7 @@ from numba import njit
 
 from ..games.quarto import Quarto
 from ..search.alphabeta import EXACT, LOWER, UPPER
-from ..search.control import Budget, SearchControl, SearchStopped
+from ..search.control import Budget, SearchControl
 from ..values import INFINITY, WIN, terminal_value
 from .bits import MIX2, mix, popcount
 from .table import KEY_BITS, TableBackend, find, from_table, store, thread_backend
@@ -394,16 +394,12 @@ class QuartoBackend(TableBackend):
         if outcome is not None:
             return terminal_value(outcome, state.ply, state.to_move), 1, []
         arrays = self.game_arrays(state.game)
-        limit = self.node_limit(control, nodes_so_far)
-        started = control.clock()
-        value, nodes, stopped, count = search(
-            *kernel_position(state), depth, int(alpha), int(beta), arrays.lines,
-            arrays.perms, arrays.inverse_perms, self.keys, self.checks, self.values,
-            self.depths, self.flags, self.moves, self.stamp, control.stop.array(), limit,
-            self.replies, report)
-        self.timed(control, started, nodes)
-        if stopped:
-            raise SearchStopped(int(nodes))
+        position = kernel_position(state)
+        value, nodes, count = self.within_budget(control, nodes_so_far, lambda limit: search(
+            *position, depth, int(alpha), int(beta), arrays.lines, arrays.perms,
+            arrays.inverse_perms, self.keys, self.checks, self.values, self.depths,
+            self.flags, self.moves, self.stamp, control.stop.array(), limit,
+            self.replies, report))
         replies = [(QuartoMove(None if square < 0 else int(square),
                                None if give < 0 else int(give)),
                     int(reply_value), int(reply_alpha))

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..search.alphabeta import EXACT, LOWER, UPPER
-from ..search.control import SearchControl
+from ..search.control import SearchControl, SearchStopped
 from ..values import MAX_PLY, WIN
 
 TABLE_BITS = 22
@@ -23,6 +23,10 @@ HASH = np.uint64(0x9E3779B97F4A7C15)
 KEY_BITS = 49
 GENERATIONS = 1 << (64 - KEY_BITS)
 RATE_GUESS = 100_000.0  # nodes/s assumed before a search has timed any kernel call
+# a kernel call that spent its node limit with more than this much of the clock left
+# is called again, its table keeping what it had searched: the limit comes from the
+# speed measured so far, which early, short calls understate
+RESUME_SECONDS = 0.02
 
 
 @njit(cache=True, nogil=True)
@@ -162,6 +166,25 @@ class TableBackend:
         """Record a kernel call's speed, for the next node limit."""
         self.timed_seconds += control.clock() - started
         self.timed_nodes += int(nodes)
+
+    def within_budget(self, control: SearchControl, nodes_so_far: int, kernel):
+        """Call `kernel(limit)` (it returns value, nodes, stopped and anything more)
+        under the node limit the budget allows, again while it stops with time left
+        (the limit was too small a guess), and return its last result with the nodes
+        of every call. Raises SearchStopped when the budget, the clock or a cancel
+        ends it."""
+        nodes_before = nodes_so_far
+        while True:
+            started = control.clock()
+            value, nodes, stopped, *rest = kernel(self.node_limit(control, nodes_so_far))
+            self.timed(control, started, nodes)
+            nodes_so_far += int(nodes)
+            if not stopped:
+                return (value, nodes_so_far - nodes_before, *rest)
+            budget, left = control.budget, control.time_left()
+            if (control.stop.is_set() or left is None or left <= RESUME_SECONDS
+                    or (budget.nodes is not None and nodes_so_far >= budget.nodes)):
+                raise SearchStopped(nodes_so_far - nodes_before)
 
 
 _local = threading.local()

@@ -240,22 +240,17 @@ def alphabeta_search(game: Game, state: State, budget: Budget, observer: Any = N
 
 def stop_note(control: SearchControl, depth: int, nodes: int, searched: int,
               total: int) -> str:
-    """How an unfinished depth ended, saying what ended it: a cancel, the node budget,
-    the clock, or (with time left) a compiled search that spent the nodes it was
-    allowed, which its speed so far gave the time left (core/fast/table.py,
-    `node_limit`): the search then stopped before its clock did."""
+    """How an unfinished depth ended, saying what ended it: a cancel, the node budget
+    or the clock (a compiled search runs until its last few hundredths of a second:
+    core/fast/table.py, `within_budget`)."""
     searched = f"{searched} of {total} root moves searched"
     budget = control.budget
     if control.stop.is_set():
         why = "cancelled"
     elif budget.nodes is not None and nodes >= budget.nodes:
         why = f"the node budget ({budget.nodes:,}) ran out"
-    elif (left := control.time_left()) is None:
-        return f"stopped during depth {depth}: {searched}"
-    elif left <= 0:
+    elif budget.time is not None:
         why = f"the clock ran out ({budget.time:g} s)"
     else:
-        return (f"stopped during depth {depth}: at {control.elapsed():.2f} of "
-                f"{budget.time:g} s, the compiled search had spent the nodes its speed "
-                f"so far allowed for the time left, with {searched}")
+        return f"stopped during depth {depth}: {searched}"
     return f"stopped during depth {depth}: {why}, with {searched}"
