@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 from rich.table import Table
 from rich.text import Text
 
+from plyground.core.agents.base import check_plays
+from plyground.core.catalogue import parse_agent
 from plyground.core.errors import visible
 from plyground.core.ranges import LARGEST_ID
 from plyground.core.records.history import History
@@ -153,6 +155,9 @@ def review_command(
     values. Values are for the side that moved; the chart's for the first side.
     """
     record = load_game(source)
+    agent = parse_agent(agent_spec) if agent_spec else None
+    if agent is not None:  # refused before anything is said to have begun
+        check_plays(agent, record.game)
     stderr = Console(stderr=True)
     if not stderr.is_terminal:  # (a terminal gets the bar below): say it has begun
         judge = f" with {visible(agent_spec)}" if agent_spec else ""
@@ -164,7 +169,7 @@ def review_command(
     try:
         with progress:
             task = progress.add_task("review", total=None)
-            result = review(record, agent_spec, lambda done, total: progress.update(
+            result = review(record, agent, lambda done, total: progress.update(
                 task, completed=done, total=total))
     except KeyboardInterrupt:
         print("interrupted: the review was not finished", file=sys.stderr)
