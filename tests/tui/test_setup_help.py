@@ -86,3 +86,18 @@ async def test_question_mark_and_f1_open_a_help_that_fits_the_setup(size):
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("f1")
         await wait_until(pilot, lambda: app.screen is screen)
+
+
+async def test_a_short_terminal_opens_the_setup_on_its_title_with_start_focused():
+    """Enter starts a game at once, yet at 80×24 the screen shows the title and the
+    game's menu, not the bottom of the form where the focused button is."""
+    app = make_app(game_id=None)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is screen.query_one("#start")
+        assert screen.scroll_y == 0
+        title = screen.query_one("#title")
+        assert title.region.y >= 0 and screen.query_one("#game", Select).region.y < 24

@@ -342,7 +342,9 @@ class SetupScreen(Screen):
         self.show_position()
         self.label_sides()
         self.sync_role()
-        self.query_one("#start", Button).focus()
+        # Enter starts at once, yet a short terminal opens on the title and the game,
+        # not scrolled down to the focused button
+        self.query_one("#start", Button).focus(scroll_visible=False)
         for problem in skipped_profiles():
             self.notify(visible(problem), title="A profile is not offered",
                         severity="warning", markup=False, timeout=10)
