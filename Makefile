@@ -15,7 +15,7 @@ PRECOMPILE := $(VENV)/bin/python -m plyground.core.fast.precompile
 
 $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet -e '.[test,cluster]'
+	$(VENV)/bin/python -m pip install --quiet -e '.[test,cluster,learn]'
 	$(VENV)/bin/python -m pip install --quiet 'setuptools>=64' wheel
 	$(VENV)/bin/python -m pip install --quiet --no-build-isolation -e examples/tictactoe
 	$(PRECOMPILE)

@@ -285,9 +285,10 @@ class Kernels:
 
     tree: str | None = None
     mcts: str | None = None
+    puct: str | None = None  # the module of the az agent's and self-play's PUCT kernels
 
     def modules(self) -> list[str]:
-        return [ref.partition(":")[0] for ref in (self.tree, self.mcts) if ref]
+        return [ref.partition(":")[0] for ref in (self.tree, self.mcts, self.puct) if ref]
 
 
 @dataclass(frozen=True)

@@ -211,7 +211,8 @@ register_game(
     board="plyground.tui.widgets.boards.connect4:Connect4Board",
     renderer="plyground.tui.widgets.text.connect4:connect4_board",
     kernels=Kernels(tree="plyground.core.fast.connect4:Connect4Backend",
-                    mcts="plyground.core.fast.connect4_mcts:Connect4Tree"),
+                    mcts="plyground.core.fast.connect4_mcts:Connect4Tree",
+                    puct="plyground.core.fast.connect4_puct"),
     theme={"piece-first": "#E5534B", "piece-second": "#F2CC3D"},
     rules=("Two sides, X and O, drop discs in turn into one of 7 columns; a disc falls to "
            "the lowest empty cell of its column. Four of your discs in a row, across, "

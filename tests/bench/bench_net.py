@@ -1,10 +1,10 @@
 """The numpy policy/value network's speed on a Connect 4 shaped input (3 planes x 6 x 7,
 7 policy logits): inference positions per second at batch 1, 8, 32 and 256, and the
 milliseconds a batch of 8 takes (the `az` agent evaluates its leaves 8 at a time:
-target well under 1 ms for the default net), in wall time and in processor time; training samples per second at batch 256
-(forward, backward and an Adam step). For the default config (32 channels, 2
-blocks), a smaller one and two larger ones, with BLAS on one thread (what a net sets, core/agents/learned/blas.py)
-and on every core (numpy's default).
+target well under 1 ms for the default net), in wall time and in processor time. For
+the default config (32 channels, 2 blocks), a smaller one and two larger ones, with
+BLAS on one thread (what a net sets, core/agents/learned/blas.py) and on every core
+(numpy's default). Training's speed is bench_trainer.py's.
 
 `python -m tests.bench.bench_net [--threads N ...]`
 
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from plyground.core.agents.learned.blas import set_blas_threads
-from plyground.core.agents.learned.net import Adam, Net, NetConfig
+from plyground.core.agents.learned.net import Net, NetConfig
 
 SHAPE, POLICY = (3, 6, 7), 7
 DEFAULT = NetConfig(SHAPE, POLICY)
@@ -29,7 +29,6 @@ CONFIGS = (NetConfig(SHAPE, POLICY, channels=16, blocks=2), DEFAULT,
            NetConfig(SHAPE, POLICY, channels=32, blocks=3),
            NetConfig(SHAPE, POLICY, channels=64, blocks=4))
 BATCHES = (1, 8, 32, 256)
-TRAIN_BATCH = 256
 
 
 def best_rate(run, items: int, rounds: int = 3, seconds: float = 0.2) -> float:
@@ -72,20 +71,11 @@ def measure(config: NetConfig) -> None:
     rates = {size: best_rate(lambda x=positions(size, size): net.forward(x), size)
              for size in BATCHES}
     eight = cpu_ms(lambda x=positions(8, 8): net.forward(x))
-    x = positions(TRAIN_BATCH, 1)
-    rng = np.random.default_rng(2)
-    policy = rng.dirichlet(np.ones(POLICY), TRAIN_BATCH).astype(np.float32)
-    value = rng.uniform(-1, 1, TRAIN_BATCH).astype(np.float32)
-    optimizer = Adam()
-
-    def train_step() -> None:
-        optimizer.step(net.params, net.loss_and_grads(x, policy, value)[2])
-    training = best_rate(train_step, TRAIN_BATCH, rounds=2, seconds=1.0)
     name = f"{config.channels} ch x {config.blocks} blocks"
     if config == DEFAULT:
         name += " (default)"
     print(f"  {name:<26}{count:>8,} " + "".join(f"{rates[s]:>9,.0f}" for s in BATCHES)
-          + f"{1000 * 8 / rates[8]:>9.3f}{eight:>9.3f}{training:>10,.0f}", flush=True)
+          + f"{1000 * 8 / rates[8]:>9.3f}{eight:>9.3f}", flush=True)
 
 
 def run(threads: int) -> None:
@@ -96,7 +86,7 @@ def run(threads: int) -> None:
     print(f"Network speed, Connect 4 input {'x'.join(map(str, SHAPE))}, {POLICY} moves; "
           f"BLAS threads: {threads}; {os.cpu_count()} cores, load {load}")
     print(f"  {'config':<26}{'params':>8} " + "".join(f"{f'b={s} /s':>9}" for s in BATCHES)
-          + f"{'b=8 ms':>9}{'cpu ms':>9}{'train /s':>10}")
+          + f"{'b=8 ms':>9}{'cpu ms':>9}")
     for config in CONFIGS:
         measure(config)
 

@@ -136,6 +136,10 @@ def train_command(
     blocks: Annotated[int, typer.Option(
         **az_range("blocks"),
         help="the net's residual blocks", rich_help_panel=AZ_PANEL)] = AZ.blocks,
+    device: Annotated[str, typer.Option(
+        rich_help_panel=AZ_PANEL, metavar="cpu|gpu",
+        help="where the gradient steps run: cpu, or gpu (JAX's GPU backend, where "
+             "one is installed; the games always run on the CPU)")] = "cpu",
     jobs: Jobs = None,
     keep_generations: Annotated[Optional[Path], typer.Option(
         show_default=False, rich_help_panel=AZ_PANEL, metavar="DIR",
@@ -159,7 +163,8 @@ def train_command(
     keeps it unless it scores below 50% against the accepted one. The accepted
     net is saved to --out as it is accepted (Ctrl-C keeps it); play it with:
     plyground play GAME --second az:net=FILE. Example: plyground train az
-    connect4 --minutes 10 --out c4.npz
+    connect4 --minutes 10 --out c4.npz. The gradient steps need the learn
+    extra (JAX): pip install 'plyground\\[learn]'; they run beside the games.
 
     An existing --out file is replaced only with --force; a symbolic link never.
     """
@@ -177,7 +182,7 @@ def train_command(
         from .train_az import train_az  # numpy and the trainer: for az alone
 
         train_az(game, out, minutes, generations, settings, jobs, cluster, force,
-                 keep_generations)
+                 keep_generations, device)
         return
     if game is not None:
         raise UnknownName(f"{trainer} takes no GAME (it trains for Connect 4), not {game!r}")

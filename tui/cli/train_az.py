@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from plyground.core.agents.learned.net import file_hash, save_net
 from plyground.core.agents.learned.settings import AzSettings, TrainingError
-from plyground.core.agents.learned.train import Generation, train
+from plyground.core.agents.learned.train import Generation, load_trainer, train
 from plyground.core.errors import PlygroundError, shown
 from plyground.core.game import Game, parse_game
 from plyground.core.paths import NotReplaced
@@ -100,8 +100,9 @@ def openings_of(game: Game) -> list[str] | None:
 
 
 def command_of(game: Game, settings: AzSettings, out: Path, minutes: float | None,
-               generations: int | None) -> str:
-    """The command that trains the same nets (where the games run aside)."""
+               generations: int | None, device: str = "cpu") -> str:
+    """The command that trains the same nets (where the games run aside; on a GPU,
+    nearly the same: its sums need not add up in the CPU's order)."""
     play = settings.play
     words = ["plyground", "train", "az", game.spec, "--out", str(out),
              "--seed", str(settings.seed), "--games-per-generation", str(settings.games),
@@ -113,14 +114,17 @@ def command_of(game: Game, settings: AzSettings, out: Path, minutes: float | Non
         words += ["--minutes", f"{minutes:g}"]
     if generations is not None:
         words += ["--generations", str(generations)]
+    if device != "cpu":
+        words += ["--device", device]
     return shlex.join(words)
 
 
 def train_az(game_spec: str, out: Path, minutes: float | None, generations: int | None,
              settings: AzSettings, jobs: int | None, cluster: str | None,
-             force: bool, keep: Path | None = None) -> None:
+             force: bool, keep: Path | None = None, device: str = "cpu") -> None:
     game = checked_game(game_spec)
     settings.check()
+    load_trainer().pick_device(device)  # the learn extra and the device, said at once
     if minutes is None and generations is None:
         raise TrainingError("say how long to train: --minutes N (or --generations N)")
     if minutes is not None and not minutes > 0:
@@ -128,7 +132,7 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
     check_out(out, force)
     if keep is not None:
         check_keep(keep, force)
-    command = command_of(game, settings, out, minutes, generations)
+    command = command_of(game, settings, out, minutes, generations, device)
     console = Console(highlight=False, soft_wrap=True)
     bar_console = console if console.is_terminal else Console(stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(),
@@ -154,7 +158,7 @@ def train_az(game_spec: str, out: Path, minutes: float | None, generations: int 
                 pool_or_here(game, jobs, cluster) as map_jobs:
             task = progress.add_task("", total=None, left="")
             run = train(game, settings, map_jobs, openings_of(game), minutes,
-                        generations, show)
+                        generations, show, device=device)
             with closing(run):
                 for last in run:
                     # a generation is saved, said and counted whole: a Ctrl-C that

@@ -142,14 +142,23 @@ class AzAgent(Agent):
         sims = self.settings["sims"]
         return f"{self.title} ({f'{sims} simulations' if sims else 'policy only'})"
 
+    def prepare(self) -> None:
+        from ...fast.puct_batch import warm_all
+
+        warm_all()  # the compiled search's kernels, before a move's clock starts
+
     def network(self, game):
         net = self.settings["net"]
         return load_for(Path(net).expanduser() if net else shipped_net(game), game)[0]
 
     def search(self, state, budget, observer, control, exact_root):
+        from .fast_search import can_search, fast_puct_search  # numba: only here
         from .selfplay import evaluator  # numpy: only once a network is needed
 
         game = state.game
+        if can_search(game, observer):  # compiled; a trace replays the reference
+            return fast_puct_search(game, state, budget, self.network(game),
+                                    self.settings["c"], observer, control)
         return puct_search(game, state, budget, evaluator(self.network(game), game),
                            self.settings["c"], derive_seed(self.settings["seed"],
                                                            state.key()),

@@ -1,10 +1,12 @@
-"""A small residual policy/value network in plain numpy: its forward pass, its
-backward pass written by hand, Adam, and its file.
+"""A small residual policy/value network in plain numpy: its forward pass and its
+file.
 
-Plain numpy, so that playing a net and training one need nothing beyond what
-plyground already installs: at this size (a few 3x3 convolutions over a 6x7 board)
-a deep-learning library would add hundreds of megabytes and little speed
-(tests/bench/bench_net.py measures ours).
+Plain numpy, so that playing a net needs nothing beyond what plyground already
+installs: at this size (a few 3x3 convolutions over a 6x7 board) numpy's matrix
+products evaluate a batch of 8 positions in about half a millisecond
+(tests/bench/bench_net.py). Training is trainer.py's, in JAX (the optional `learn`
+extra), which writes this same net in JAX and hands its parameters back as the numpy
+dict a `Net` holds.
 
 The shape: a 3x3 stem convolution, `blocks` residual blocks (two 3x3 convolutions
 and a skip, ReLU after each), a policy head (1x1 convolution to two planes, dense to
@@ -18,7 +20,7 @@ that in testing).
 
 Inside, activations are [batch, rows, cols, channels] (NHWC): a 3x3 convolution with
 same padding is then one gather (im2col) and one matrix product. A net's dtype is its
-parameters' (float32; the gradient test runs a float64 copy).
+parameters' (float32).
 """
 from __future__ import annotations
 
@@ -129,32 +131,22 @@ class Net:
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits [B, policy_size], values [B] in [-1, 1]) for a batch of
         input planes [B, planes, rows, cols]."""
-        logits, values, _ = self.run(x, tape=False)
-        return logits, values
-
-    # --- the forward pass, keeping what the backward pass needs ----------------------
-
-    def run(self, x: np.ndarray, tape: bool) -> tuple[np.ndarray, np.ndarray, dict | None]:
         p, batch = self.params, len(x)
         a = np.ascontiguousarray(x.transpose(0, 2, 3, 1), dtype=self.dtype)
-        kept: dict = {"cols": {}, "out": {}} if tape else None
-        a = self.conv3(a, "stem", kept)
+        a = self.conv3(a, "stem")
         for i in range(self.config.blocks):
-            h = self.conv3(a, f"block{i}.conv1", kept)
-            a = self.conv3(h, f"block{i}.conv2", kept, skip=a)
+            h = self.conv3(a, f"block{i}.conv1")
+            a = self.conv3(h, f"block{i}.conv2", skip=a)
         flat = a.reshape(-1, self.config.channels)
         policy = (flat @ p["policy.conv.w"] + p["policy.conv.b"]).reshape(batch, -1)
         logits = policy @ p["policy.dense.w"] + p["policy.dense.b"]
         value = (flat @ p["value.conv.w"] + p["value.conv.b"]).reshape(batch, -1)
         hidden = relu(value @ p["value.hidden.w"] + p["value.hidden.b"])
         values = np.tanh(hidden @ p["value.out.w"] + p["value.out.b"])[:, 0]
-        if tape:
-            kept |= {"body": a, "policy": policy, "value": value, "hidden": hidden,
-                     "values": values}
-        return logits, values, kept
+        return logits, values
 
-    def conv3(self, a: np.ndarray, name: str, kept: dict | None,
-              skip: np.ndarray | None = None) -> np.ndarray:
+    def conv3(self, a: np.ndarray, name: str, skip: np.ndarray | None = None
+              ) -> np.ndarray:
         """ReLU(3x3 convolution of `a` [B, rows, cols, in], same padding, + `skip`)."""
         batch, rows, cols, width = a.shape
         padded = np.zeros((batch, rows + 2, cols + 2, width), a.dtype)
@@ -169,91 +161,7 @@ class Net:
         if skip is not None:
             out += skip
         np.maximum(out, 0, out=out)
-        if kept is not None:
-            kept["cols"][name], kept["out"][name] = columns, out
         return out
-
-    # --- the backward pass --------------------------------------------------------------
-
-    def loss_and_grads(self, x: np.ndarray, target_policy: np.ndarray,
-                       target_value: np.ndarray, l2: float = 1e-4
-                       ) -> tuple[float, float, dict[str, np.ndarray]]:
-        """(policy loss, value loss, gradients by parameter name) on a batch. The policy
-        loss is the mean cross-entropy of the softmax over all `policy_size` logits
-        against `target_policy` (0 at illegal moves), the value loss the mean squared
-        error against `target_value`; the gradients are those of their sum plus
-        `l2` times the sum of the squared weights (not the biases)."""
-        p, batch = self.params, len(x)
-        logits, values, kept = self.run(x, tape=True)
-        target_policy = np.asarray(target_policy, self.dtype)
-        target_value = np.asarray(target_value, self.dtype)
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        policy_loss = -float((target_policy * log_probs).sum()) / batch
-        value_loss = float(((values - target_value) ** 2).mean())
-        grads: dict[str, np.ndarray] = {}
-
-        d_logits = (np.exp(log_probs) * target_policy.sum(axis=1, keepdims=True)
-                    - target_policy) / batch
-        d_body = self.head_backward("policy", kept["body"],
-                                    self.dense_backward("policy.dense", kept["policy"],
-                                                        d_logits, grads), grads)
-        d_out = (2 * (values - target_value) / batch * (1 - values ** 2))[:, None]
-        d_hidden = self.dense_backward("value.out", kept["hidden"], d_out, grads)
-        d_hidden *= kept["hidden"] > 0
-        d_value = self.dense_backward("value.hidden", kept["value"], d_hidden, grads)
-        d_body += self.head_backward("value", kept["body"], d_value, grads)
-
-        d_a = d_body
-        for i in reversed(range(self.config.blocks)):
-            d_sum = d_a * (kept["out"][f"block{i}.conv2"] > 0)
-            d_h = self.conv3_backward(f"block{i}.conv2", kept, d_sum, grads)
-            d_h *= kept["out"][f"block{i}.conv1"] > 0
-            d_a = d_sum + self.conv3_backward(f"block{i}.conv1", kept, d_h, grads)
-        d_a *= kept["out"]["stem"] > 0
-        self.conv3_backward("stem", kept, d_a, grads, need_input=False)
-        for name in grads:
-            if name.endswith(".w") and l2:
-                grads[name] += 2 * l2 * p[name]
-        return policy_loss, value_loss, {name: grads[name] for name in p}
-
-    def dense_backward(self, name: str, inputs: np.ndarray, d_out: np.ndarray,
-                       grads: dict) -> np.ndarray:
-        """Record the gradients of the dense layer `name` and return its input's."""
-        grads[name + ".w"] = inputs.T @ d_out
-        grads[name + ".b"] = d_out.sum(axis=0)
-        return d_out @ self.params[name + ".w"].T
-
-    def head_backward(self, head: str, body: np.ndarray, d_plane: np.ndarray,
-                      grads: dict) -> np.ndarray:
-        """Through a head's 1x1 convolution: the body's gradient [B, rows, cols,
-        channels]."""
-        planes = self.params[head + ".conv.w"].shape[1]
-        d_conv = d_plane.reshape(-1, planes)
-        d_flat = self.dense_backward(head + ".conv", body.reshape(-1, body.shape[-1]),
-                                     d_conv, grads)
-        return d_flat.reshape(body.shape)
-
-    def conv3_backward(self, name: str, kept: dict, d_out: np.ndarray, grads: dict,
-                       need_input: bool = True) -> np.ndarray | None:
-        """Record a 3x3 convolution's gradients from its output's (before its ReLU)
-        and return its input's: the columns' gradient added back to the cells each
-        window read (col2im, nine shifted sums)."""
-        weights = self.params[name + ".w"]
-        batch, rows, cols, out_width = d_out.shape
-        d_flat = d_out.reshape(-1, out_width)
-        grads[name + ".w"] = (kept["cols"][name].T @ d_flat).reshape(weights.shape)
-        grads[name + ".b"] = d_flat.sum(axis=0)
-        if not need_input:
-            return None
-        width = weights.shape[2]
-        d_columns = (d_flat @ weights.reshape(-1, out_width).T).reshape(
-            batch, rows, cols, 3, 3, width)
-        d_padded = np.zeros((batch, rows + 2, cols + 2, width), d_out.dtype)
-        for dy in range(3):
-            for dx in range(3):
-                d_padded[:, dy:dy + rows, dx:dx + cols] += d_columns[:, :, :, dy, dx]
-        return d_padded[:, 1:-1, 1:-1]
 
 
 @functools.cache
@@ -266,30 +174,6 @@ def one_blas_thread() -> bool:
 
 def relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0, out=x)
-
-
-class Adam:
-    """Adam (Kingma and Ba), with bias correction; `step` changes the parameters in
-    place, keeping its moments by parameter name."""
-
-    def __init__(self, lr: float = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
-                 eps: float = 1e-8) -> None:
-        self.lr, self.beta1, self.beta2, self.eps = lr, beta1, beta2, eps
-        self.steps = 0
-        self.m: dict[str, np.ndarray] = {}
-        self.v: dict[str, np.ndarray] = {}
-
-    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray]) -> None:
-        self.steps += 1
-        rate = self.lr * math.sqrt(1 - self.beta2 ** self.steps) / (1 - self.beta1 ** self.steps)
-        for name, grad in grads.items():
-            m = self.m.setdefault(name, np.zeros_like(grad))
-            v = self.v.setdefault(name, np.zeros_like(grad))
-            m *= self.beta1
-            m += (1 - self.beta1) * grad
-            v *= self.beta2
-            v += (1 - self.beta2) * grad * grad
-            params[name] -= rate * m / (np.sqrt(v) + self.eps)
 
 
 # --- the file -------------------------------------------------------------------------

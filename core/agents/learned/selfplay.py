@@ -13,7 +13,9 @@ at training time (train.py), so a buffer holds each position once.
 
 A game is a job (SelfPlayJob, EvalJob): picklable, run by `play` in a worker
 process or on a Dask worker like a match's games, and its result named by its
-number, so the trainer orders results by number, never by arrival.
+number, so the trainer orders results by number, never by arrival. A training plays
+its jobs in batches (selfplay_batch.py): where the game has compiled PUCT kernels, a
+batch's games are played together, the same games as `play` plays one at a time.
 """
 from __future__ import annotations
 
@@ -208,12 +210,18 @@ def play(job: SelfPlayJob | EvalJob, stop: StopFlag | None = None) -> Samples | 
         played = play_out(game, game.start(), (job.net, job.net), job.settings, job.seed,
                           explore=True, stop=stop)
         return samples_of(game, played, job.number)
-    start = game.start()
-    for move in game.parse_line(start, job.opening):
-        start = start.play(move)
-    new_side = start.to_move if job.number % 2 else 1 - start.to_move
+    start, new_side = opening_of(game, job)
     new, old = job.nets
     nets = (new, old) if new_side == 0 else (old, new)
     winner = play_out(game, start, nets, job.settings, job.seed, explore=False,
                       stop=stop).final.outcome().winner
     return 0.5 if winner is None else float(winner == new_side)
+
+
+def opening_of(game: Game, job: EvalJob) -> tuple[State, int]:
+    """An evaluation game's start (its opening played) and the new net's side in it:
+    the side to move in odd games, the other in even ones."""
+    start = game.start()
+    for move in game.parse_line(start, job.opening):
+        start = start.play(move)
+    return start, start.to_move if job.number % 2 else 1 - start.to_move

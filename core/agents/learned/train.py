@@ -7,7 +7,10 @@ A generation:
    weights whether or not it was accepted), each on `batch` samples drawn from the
    buffer, every one seen through one of the encoding's symmetries drawn at random
    (the identity among them): augmentation at training time, so the buffer holds each
-   position once and a sample meets a different mirror each time it is drawn.
+   position once and a sample meets a different mirror each time it is drawn. The
+   steps run beside the self-play, on the samples of the generations before (`Steps`;
+   the first generation's after its games); JAX takes them (trainer.py, the `learn`
+   extra), imported only when a training starts (`load_trainer`).
 3. The gate: `eval_pairs` pairs of games between the candidate and the accepted net,
    each pair from one opening with colours swapped (the game's opening suite where it
    has one, else the start after `OPENING_PLIES` seeded random moves). The candidate
@@ -27,8 +30,10 @@ play layer: the caller hands in how to run jobs and which openings to use.
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -37,8 +42,9 @@ import numpy as np
 from ...game import Game
 from ...rng import SplitMix64, derive_seed
 from ...ranges import machine_memory
-from .net import MAX_NET_BYTES, Adam, Net, NetConfig
-from .selfplay import EvalJob, Samples, SelfPlayJob, play
+from .net import MAX_NET_BYTES, Net, NetConfig
+from .selfplay import EvalJob, Samples, SelfPlayJob
+from .selfplay_batch import play_all
 from .settings import AzSettings, TrainingError
 
 ACCEPT = 0.5  # the candidate's score that replaces the accepted net
@@ -133,19 +139,35 @@ class ReplayBuffer:
                 np.array([self.results[i] for i in rows], np.float32))
 
 
-def fit(net: Net, adam: Adam, buffer: ReplayBuffer, settings: AzSettings,
-        symmetries: Sequence, seed: int) -> tuple[float, float]:
-    """`settings.steps` Adam steps on `net`: its mean policy and value losses."""
+def load_trainer():
+    """The JAX trainer (trainer.py), imported only now: playing a net needs numpy
+    alone, and training needs the `learn` extra; without it, a TrainingError saying in
+    one line how to install it."""
+    try:
+        from . import trainer
+    except ImportError as error:
+        if (error.name or "").split(".")[0] not in ("jax", "jaxlib", "optax"):
+            raise
+        raise TrainingError("training needs the learn extra (JAX and optax): pip "
+                            "install 'plyground[learn]'") from None
+    return trainer
+
+
+def fit(trainer, buffer: ReplayBuffer, settings: AzSettings, symmetries: Sequence,
+        seed: int, stop: threading.Event | None = None) -> tuple[float, float]:
+    """`settings.steps` Adam steps of `trainer` (trainer.Trainer): its mean policy and
+    value losses. Each batch is drawn while JAX runs the step before it; `stop`, once
+    set, ends the steps early."""
     rng = np.random.default_rng(seed)
-    policy_total = value_total = 0.0
+    losses = []
     for _ in range(settings.steps):
+        if stop is not None and stop.is_set():  # a training cut short: its result unused
+            break
         planes, policies, results = buffer.batch(rng, settings.batch)
         planes, policies = augmented(planes, policies, symmetries, rng)
-        policy_loss, value_loss, grads = net.loss_and_grads(planes, policies, results)
-        adam.step(net.params, grads)
-        policy_total += policy_loss
-        value_total += value_loss
-    return policy_total / settings.steps, value_total / settings.steps
+        losses.append(trainer.step(planes, policies, results))
+    policy_total, value_total = np.asarray(losses, np.float64).sum(axis=0)
+    return float(policy_total) / settings.steps, float(value_total) / settings.steps
 
 
 def new_net(game: Game, settings: AzSettings) -> Net:
@@ -188,7 +210,8 @@ def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
           openings: Sequence[str] | None = None, minutes: float | None = None,
           generations: int | None = None,
           progress: Callable[[str, int, int], None] = lambda phase, done, total: None,
-          clock: Callable[[], float] = time.monotonic) -> Iterator[Generation]:
+          clock: Callable[[], float] = time.monotonic,
+          device: str = "cpu") -> Iterator[Generation]:
     """Train, yielding each generation as it ends, until `generations` have run or the
     next would not end within `minutes` (judged by the last one's length). The first
     accepted net is the untrained one (generation 0). `progress(phase, done, total)`
@@ -198,33 +221,86 @@ def train(game: Game, settings: AzSettings, map_jobs: MapJobs = map,
     started = clock()
     candidate = new_net(game, settings)
     accepted, accepted_number = copy.deepcopy(candidate), 0
-    adam = Adam(settings.lr)
+    trainer = load_trainer().Trainer(candidate, settings.lr, device)
     buffer = ReplayBuffer(settings.buffer)
     symmetries = tuple(game.encoding().symmetries)
     samples = 0
     number = 0
-    while generations is None or number < generations:
-        begun = clock()
-        number += 1
-        jobs = selfplay_jobs(game, accepted, settings, number)
-        progress("self-play", 0, len(jobs))  # said at once: a game may take a while
-        for done, result in enumerate(map_jobs(play, jobs), 1):
-            buffer.add(result)
-            samples += len(result)
-            progress("self-play", done, len(jobs))
-        progress("training", 0, settings.steps)
-        policy_loss, value_loss = fit(candidate, adam, buffer, settings, symmetries,
-                                      derive_seed(settings.seed, (3 << 40) | number))
-        score = gate(game, candidate, accepted, settings, number, openings, map_jobs,
-                     progress)
-        kept = score is None or score >= ACCEPT
-        if kept:
-            accepted, accepted_number = copy.deepcopy(candidate), number
-        yield Generation(number, settings.games, samples, len(buffer), policy_loss,
-                         value_loss, score, kept, accepted_number, clock() - started,
-                         accepted)
-        if minutes is not None and clock() - started + (clock() - begun) > 60 * minutes:
-            return
+    with Steps(trainer, buffer, settings, symmetries) as steps:
+        while generations is None or number < generations:
+            begun = clock()
+            number += 1
+            if len(buffer):  # the first generation, with no samples yet, after its games
+                steps.start(number)
+            jobs = selfplay_jobs(game, accepted, settings, number)
+            progress("self-play", 0, len(jobs))  # said at once: a game may take a while
+            played = []
+            for done, result in enumerate(play_all(map_jobs, jobs), 1):
+                played.append(result)
+                samples += len(result)
+                progress("self-play", done, len(jobs))
+            progress("training", 0, settings.steps)
+            policy_loss, value_loss = steps.finish(number, played)
+            candidate = trainer.net()
+            score = gate(game, candidate, accepted, settings, number, openings, map_jobs,
+                         progress)
+            kept = score is None or score >= ACCEPT
+            if kept:
+                accepted, accepted_number = candidate, number  # trainer.net() is a copy
+            yield Generation(number, settings.games, samples, len(buffer), policy_loss,
+                             value_loss, score, kept, accepted_number, clock() - started,
+                             accepted)
+            if minutes is not None and (clock() - started + clock() - begun
+                                        > 60 * minutes):
+                return
+
+
+class Steps:
+    """Each generation's gradient steps, on a thread of their own beside its self-play:
+    generation g's steps run on the samples of generations 1 to g-1 while g's games
+    are played, so the steps no longer leave the workers idle (JAX runs a step with
+    the GIL released: the games go on, on the worker processes or, with --jobs 1, on
+    this thread). The buffer takes g's samples only once g's steps have ended, so
+    what the steps see is fixed by the generation's number: one seed, one training."""
+
+    def __init__(self, trainer, buffer: ReplayBuffer, settings: AzSettings,
+                 symmetries: Sequence) -> None:
+        self.trainer, self.buffer = trainer, buffer
+        self.settings, self.symmetries = settings, symmetries
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="az-steps")
+        self.stop = threading.Event()
+        self.running: Future | None = None
+
+    def start(self, number: int) -> None:
+        """Generation `number`'s steps, on the buffer as it is now, in the background."""
+        self.running = self.pool.submit(
+            fit, self.trainer, self.buffer, self.settings, self.symmetries,
+            derive_seed(self.settings.seed, (3 << 40) | number), self.stop)
+
+    def finish(self, number: int, played: list[Samples]) -> tuple[float, float]:
+        """Generation `number`'s mean (policy, value) losses once its steps have
+        ended, and its games' samples in the buffer; where none were started, the
+        steps run now, on the buffer with them."""
+        if self.running is None:
+            self.add(played)
+            self.start(number)
+        try:
+            return self.running.result()
+        finally:
+            self.running = None
+            self.add(played)
+
+    def add(self, played: list[Samples]) -> None:
+        for samples in played:
+            self.buffer.add(samples)
+        played.clear()
+
+    def __enter__(self) -> Steps:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()  # a training cut short: the steps under way end at the next
+        self.pool.shutdown(wait=True)
 
 
 def gate(game: Game, candidate: Net, accepted: Net, settings: AzSettings, number: int,
@@ -236,7 +312,7 @@ def gate(game: Game, candidate: Net, accepted: Net, settings: AzSettings, number
     jobs = eval_jobs(game, (candidate, accepted), settings, number, openings)
     progress("evaluation", 0, len(jobs))
     points = 0.0
-    for done, result in enumerate(map_jobs(play, jobs), 1):
+    for done, result in enumerate(play_all(map_jobs, jobs), 1):
         points += result
         progress("evaluation", done, len(jobs))
     return points / len(jobs)
