@@ -63,6 +63,11 @@ def test_train_az_without_jax_says_how_to_install_it(tmp_path):
     assert not (tmp_path / "net.npz").exists()
 
 
+def train_tiny_on_gpu(out):
+    return CliRunner().invoke(cli.app, ["train", "az", "tictactoe", "--generations", "1",
+                                        "--out", str(out), *TINY, "--device", "gpu"])
+
+
 def test_device_gpu_without_a_gpu_is_one_line(tmp_path, monkeypatch):
     def no_gpu(kind=None):
         if kind == "gpu":
@@ -72,9 +77,7 @@ def test_device_gpu_without_a_gpu_is_one_line(tmp_path, monkeypatch):
     real = trainer.jax.devices
     monkeypatch.setattr(trainer.jax, "devices", no_gpu)
     out = tmp_path / "net.npz"
-    result = CliRunner().invoke(cli.app, ["train", "az", "tictactoe", "--generations",
-                                          "1", "--out", str(out), *TINY, "--device",
-                                          "gpu"])
+    result = train_tiny_on_gpu(out)
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error: --device gpu: JAX finds no GPU on this machine (it needs an NVIDIA GPU "
@@ -93,9 +96,7 @@ def test_device_gpu_trains_on_the_device_jax_gives(tmp_path, monkeypatch):
     real = trainer.jax.devices
     monkeypatch.setattr(trainer.jax, "devices", cpu_as_gpu)
     out = tmp_path / "net.npz"
-    result = CliRunner().invoke(cli.app, ["train", "az", "tictactoe", "--generations",
-                                          "1", "--out", str(out), *TINY, "--device",
-                                          "gpu"])
+    result = train_tiny_on_gpu(out)
     assert result.exit_code == 0, result.output
     assert "gpu" in asked
     assert load_net(out)[1]["command"].endswith("--generations 1 --device gpu")
