@@ -137,11 +137,6 @@ def collect(tree, capacity, c, batch, status, limits, nets, cache, pending, root
 def warm_up() -> None:
     """Compile the kernels (or load them from numba's cache) on a tiny search."""
     from ..games.connect4 import GAME
-    from .puct_batch import BatchPuct
+    from .puct_batch import tiny_search
 
-    search = BatchPuct(__import__(__name__, fromlist=["x"]), 1, 4, 2, 1.5, WIDTH,
-                       (3, ROWS, COLS))
-    search.start(0, GAME.start(), 3)
-    while search.busy():
-        search.round([lambda planes: (np.zeros((len(planes), WIDTH), np.float32),
-                                      np.zeros(len(planes), np.float32))])
+    tiny_search(__name__, WIDTH, (3, ROWS, COLS), GAME.start())

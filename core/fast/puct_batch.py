@@ -70,6 +70,17 @@ def warm_all() -> None:
         ready(name)
 
 
+def tiny_search(module_name: str, width: int, shape: tuple[int, int, int], start) -> None:
+    """A game's PUCT kernels (the module `module_name`) compiled, or loaded from numba's
+    cache, on a three-simulation search from `start` with a network of zeros: what each
+    kernel module's `warm_up` runs."""
+    search = BatchPuct(importlib.import_module(module_name), 1, 4, 2, 1.5, width, shape)
+    search.start(0, start, 3)
+    while search.busy():
+        search.round([lambda planes: (np.zeros((len(planes), width), np.float32),
+                                      np.zeros(len(planes), np.float32))])
+
+
 def puct_modules() -> list[str]:
     """Every registered game's PUCT kernel module (its registration's `kernels.puct`)."""
     return [entry.kernels.puct for entry in game_entries() if entry.kernels.puct]

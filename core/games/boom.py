@@ -325,7 +325,8 @@ register_game(
     board="plyground.tui.widgets.boards.boom:BoomBoard",
     renderer="plyground.tui.widgets.text.boom:boom_board",
     kernels=Kernels(tree="plyground.core.fast.boom:BoomBackend",
-                    mcts="plyground.core.fast.boom_mcts:BoomTree"),
+                    mcts="plyground.core.fast.boom_mcts:BoomTree",
+                    puct="plyground.core.fast.boom_puct"),
     theme={"boom-first": "#6BC46D", "boom-second": "#3A7BD5"},  # Green and Blue
     rules=("Misère Connect 4 on 7×7: Green and Blue drop pieces, and a side that makes "
            "four of its own in a row LOSES. On each side's 5th, 10th, 15th… turn its "

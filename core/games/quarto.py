@@ -471,7 +471,8 @@ register_game(
     board="plyground.tui.widgets.boards.quarto:QuartoBoard",
     renderer="plyground.tui.widgets.text.quarto:quarto_board",
     kernels=Kernels(tree="plyground.core.fast.quarto:QuartoBackend",
-                    mcts="plyground.core.fast.quarto_mcts:QuartoTree"),
+                    mcts="plyground.core.fast.quarto_mcts:QuartoTree",
+                    puct="plyground.core.fast.quarto_puct"),
     theme={"quarto-dark": "#6B3F22", "quarto-light": "#E8CC94"},  # walnut and maple
     rules=("16 pieces, each tall or short, dark or light, square or round, hollow or "
            "solid. You place the piece your opponent chose for you, then choose the one "

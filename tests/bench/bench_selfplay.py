@@ -1,9 +1,10 @@
 """Self-play's speed beside the network's own: how close the search comes to the limit
 the network sets.
 
-Connect 4 self-play with the shipped net (32 channels x 2 blocks) at 100 simulations
-a move, 8 leaves a game a round: positions a second (a position is a move searched)
-and simulations a second, by the batched, compiled PUCT (`games` games a process, all
+A game's self-play (Connect 4 unless --game says another) with its shipped net (32
+channels x 2 blocks; a game that ships none gets a random net of that shape, as fast)
+at 100 simulations a move, 8 leaves a game a round: positions a second (a position
+is a move searched) and simulations a second, by the batched, compiled PUCT (`games` games a process, all
 their leaves of a round in one network call: core/agents/learned/selfplay_batch.py)
 and by the reference, one game at a time in Python (selfplay.play, a few games).
 Beside them, the network alone: evaluations a second at the batch the batched search
@@ -11,7 +12,7 @@ used (its mean rows a network call), and the ratio of the search's network
 evaluations a second (new leaves and roots) to that: 100% would be a search that
 costs nothing beside its network.
 
-    python -m tests.bench.bench_selfplay [--workers N ...] [--games N]
+    python -m tests.bench.bench_selfplay [--game ID] [--workers N ...] [--games N]
 
 Each worker is a process (BLAS on one thread, as a net sets it); with N workers the
 rates are the sums of N processes running at once, the network's too. On a shared
@@ -26,7 +27,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from plyground.core.agents.learned.agent import shipped_net
-from plyground.core.agents.learned.net import Net, load_net
+from plyground.core.agents.learned.net import Net, NetConfig, load_net
 from plyground.core.agents.learned.selfplay import SelfPlayJob, play
 from plyground.core.agents.learned.selfplay_batch import JobBatch, play_batch
 from plyground.core.agents.learned.settings import PlaySettings
@@ -50,41 +51,48 @@ class Counted:
         return self.net.forward(planes)
 
 
-def the_net() -> Net:
-    return load_net(shipped_net(get_game(GAME)))[0]
+def the_net(game_id: str) -> Net:
+    """The game's shipped net, or a random one of its shape (32 x 2): the speed is the
+    architecture's, not the weights'."""
+    game = get_game(game_id)
+    path = shipped_net(game)
+    if path is not None and path.exists():
+        return load_net(path)[0]
+    encoding = game.encoding()
+    return Net.new(NetConfig(encoding.shape, encoding.policy_size, channels=32, blocks=2), 1)
 
 
-def jobs(net, count: int, seed: int) -> list[SelfPlayJob]:
-    return [SelfPlayJob(GAME, net, SETTINGS, seed * 10_000 + k, k) for k in range(count)]
+def jobs(game_id: str, net, count: int, seed: int) -> list[SelfPlayJob]:
+    return [SelfPlayJob(game_id, net, SETTINGS, seed * 10_000 + k, k) for k in range(count)]
 
 
-def batched(games: int, seed: int) -> tuple[float, float, float, float]:
+def batched(game_id: str, games: int, seed: int) -> tuple[float, float, float, float]:
     """(positions, simulations, network rows a second, mean rows a call) of
     `games` games played together."""
-    net = Counted(the_net())
-    play_batch(JobBatch(tuple(jobs(net, 1, seed + 1))))  # compiled, off the clock
+    net = Counted(the_net(game_id))
+    play_batch(JobBatch(tuple(jobs(game_id, net, 1, seed + 1))))  # compiled, off the clock
     net.rows = net.calls = 0
     started = time.perf_counter()
-    samples = play_batch(JobBatch(tuple(jobs(net, games, seed))))
+    samples = play_batch(JobBatch(tuple(jobs(game_id, net, games, seed))))
     elapsed = time.perf_counter() - started
     positions = sum(len(s) for s in samples)
     return (positions / elapsed, positions * SETTINGS.sims / elapsed, net.rows / elapsed,
             net.rows / net.calls)
 
 
-def reference(games: int, seed: int) -> tuple[float, float]:
+def reference(game_id: str, games: int, seed: int) -> tuple[float, float]:
     """(positions, simulations a second) of `games` games played one at a time."""
-    net = the_net()
+    net = the_net(game_id)
     started = time.perf_counter()
-    positions = sum(len(play(job)) for job in jobs(net, games, seed))
+    positions = sum(len(play(job)) for job in jobs(game_id, net, games, seed))
     elapsed = time.perf_counter() - started
     return positions / elapsed, positions * SETTINGS.sims / elapsed
 
 
-def network(batch: int) -> float:
+def network(game_id: str, batch: int) -> float:
     """The net's evaluations a second at `batch` positions a call (real positions)."""
-    net = the_net()
-    planes = play_batch(JobBatch(tuple(jobs(net, 2, 99))))[0].planes
+    net = the_net(game_id)
+    planes = play_batch(JobBatch(tuple(jobs(game_id, net, 2, 99))))[0].planes
     while len(planes) < batch:
         planes = planes.repeat(2, axis=0)
     planes = planes[:batch]
@@ -99,7 +107,7 @@ def network(batch: int) -> float:
     return best
 
 
-def agent_rates(seconds: float = 0.2, moves: int = 5) -> tuple[float, float]:
+def agent_rates(game_id: str, seconds: float = 0.2, moves: int = 5) -> tuple[float, float]:
     """Simulations a second of the az agent's search in a `seconds` move, (reference,
     compiled), over the first `moves` positions of a self-play game."""
     from plyground.core.agents.learned.fast_search import fast_puct_search
@@ -107,8 +115,8 @@ def agent_rates(seconds: float = 0.2, moves: int = 5) -> tuple[float, float]:
     from plyground.core.search.control import Budget
     from plyground.core.search.puct import DEFAULT_C, puct_search
 
-    game, net = get_game(GAME), the_net()
-    record = play_batch(JobBatch(tuple(jobs(net, 1, 5))))[0].record
+    game, net = get_game(game_id), the_net(game_id)
+    record = play_batch(JobBatch(tuple(jobs(game_id, net, 1, 5))))[0].record
     states = [game.start()]
     for move in game.parse_line(game.start(), record)[:moves - 1]:
         states.append(states[-1].play(move))
@@ -130,21 +138,23 @@ def on_workers(workers: int, function, *args) -> list:
                              range(1, workers + 1)))
 
 
-def network_on(batch: int, seed: int) -> float:
-    return network(batch)
+def network_on(game_id: str, batch: int, seed: int) -> float:
+    return network(game_id, batch)
 
 
-def run(workers: int, games: int) -> None:
+def run(game_id: str, workers: int, games: int) -> None:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"Self-play speed, Connect 4, shipped net, {SETTINGS.sims} simulations a move, "
-          f"{SETTINGS.batch} leaves a game a round; {workers} worker(s), "
+    game = get_game(game_id)
+    kind = "shipped" if shipped_net(game) else "random 32x2"
+    print(f"Self-play speed, {game.entry.title}, {kind} net, {SETTINGS.sims} simulations "
+          f"a move, {SETTINGS.batch} leaves a game a round; {workers} worker(s), "
           f"{os.cpu_count()} cores, load {load}")
-    fast = on_workers(workers, batched, games)
+    fast = on_workers(workers, batched, game_id, games)
     positions, sims, rows = (sum(r[i] for r in fast) for i in range(3))
     batch = round(sum(r[3] for r in fast) / len(fast))
-    slow = on_workers(workers, reference, REFERENCE_GAMES)
+    slow = on_workers(workers, reference, game_id, REFERENCE_GAMES)
     old_positions, old_sims = (sum(r[i] for r in slow) for i in range(2))
-    net = sum(on_workers(workers, network_on, batch))
+    net = sum(on_workers(workers, network_on, game_id, batch))
     print(f"  {'':<34}{'positions/s':>12}{'sims/s':>10}{'net evals/s':>13}")
     print(f"  {'reference, one game at a time':<34}{old_positions:>12,.0f}{old_sims:>10,.0f}")
     print(f"  {f'batched, {games} games a process':<34}{positions:>12,.0f}{sims:>10,.0f}"
@@ -154,20 +164,21 @@ def run(workers: int, games: int) -> None:
           f"{positions / old_positions:.1f}x the reference's positions a second")
 
 
-def agent_line() -> None:
-    old, new = agent_rates()
+def agent_line(game_id: str) -> None:
+    old, new = agent_rates(game_id)
     print(f"az agent, 0.2 s a move, one process: {old:,.0f} simulations/s by the "
           f"reference, {new:,.0f} compiled ({new / old:.1f}x)")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=GAME, help="a registered game with an encoding")
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--games", type=int, default=32)
     args = parser.parse_args(argv if argv is not None else [])
     for workers in args.workers:
-        run(workers, args.games)
-    agent_line()
+        run(args.game, workers, args.games)
+    agent_line(args.game)
 
 
 if __name__ == "__main__":
