@@ -20,11 +20,11 @@ LINES = ["", "4", "4453", "44444433", "3344554", "445566", "4444443333332",
          "12345671234567214365712345671234567"]
 
 
-def net(seed=3, scale=4.0):
-    """A small random net, its weights scaled up so that its priors and values are far
-    from uniform and from zero (scale 0: every prior equal, every value 0, so that
-    moves tie)."""
-    encoding = GAME.encoding()
+def net(seed=3, scale=4.0, game=GAME):
+    """A small random net for `game`, its weights scaled up so that its priors and
+    values are far from uniform and from zero (scale 0: every prior equal, every value
+    0, so that moves tie)."""
+    encoding = game.encoding()
     made = Net.new(NetConfig(encoding.shape, encoding.policy_size, channels=8, blocks=1),
                    seed)
     for array in made.params.values():

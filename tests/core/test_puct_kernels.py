@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from plyground.core.agents.learned.net import Net, NetConfig
 from plyground.core.agents.learned.selfplay import evaluator
 from plyground.core.fast import boom_puct, quarto_puct
 from plyground.core.fast.puct_batch import BatchPuct, kernels_for
@@ -17,24 +16,13 @@ from plyground.core.game import get_game
 from plyground.core.rng import SplitMix64
 from plyground.core.search.control import Budget
 from plyground.core.search.puct import puct_search, puct_visits
-from tests.core.test_puct_batch import RowByRow
+from tests.core.test_puct_batch import RowByRow, net
 
 # game id -> (its kernels, the longest random game a test position comes from)
 KERNELS = {"quarto": (quarto_puct, 17), "boom": (boom_puct, 80)}
 GAMES = sorted(KERNELS)
 # a Quarto board full with no line: a drawn game's end (random games seldom reach one)
 QUARTO_DRAWN = (0, 5, 10, 13, 1, 9, 15, 14, 12, 2, 7, 6, 11, 4, 8, 3)
-
-
-def net(game, seed=3, scale=4.0):
-    """A small random net, its weights scaled up so that its priors and values are far
-    from uniform and from zero (scale 0: every prior equal, every value 0)."""
-    encoding = game.encoding()
-    made = Net.new(NetConfig(encoding.shape, encoding.policy_size, channels=8, blocks=1),
-                   seed)
-    for array in made.params.values():
-        array *= scale
-    return made
 
 
 def random_positions(game, count, seed=5):
@@ -161,7 +149,7 @@ def batched(game, states, model, sims, batch, c=1.5, capacity=None):
 @pytest.mark.parametrize("scale", [4.0, 0.0])
 def test_one_leaf_a_round_is_the_reference(name, sims, scale):
     game = get_game(name)
-    model = net(game, scale=scale)
+    model = net(scale=scale, game=game)
     for state in [game.start()] + running(game, 7, seed=17):
         [visits] = batched(game, [state], model, sims, 1)
         assert visits == reference(game, state, evaluator(model, game), sims, 1), \
@@ -175,7 +163,7 @@ def test_many_games_with_virtual_loss_are_the_reference_each(name, batch, capaci
     its own search by the reference with the same batch (also where the trees start
     too small and grow)."""
     game = get_game(name)
-    model = RowByRow(net(game, seed=7))
+    model = RowByRow(net(seed=7, game=game))
     states = running(game, 10, seed=19)
     got = batched(game, states, model, 60, batch, capacity=capacity)
     for state, visits in zip(states, got):
@@ -198,7 +186,7 @@ def test_self_play_games_played_together_are_the_games_played_alone(name):
     from plyground.core.agents.learned.settings import PlaySettings
 
     game = get_game(name)
-    model = RowByRow(net(game, seed=5, scale=1.0))
+    model = RowByRow(net(seed=5, scale=1.0, game=game))
     settings = PlaySettings(sims=12, batch=4, sample_plies=4)
     jobs = [SelfPlayJob(game.spec, model, settings, 31_000 + k, k) for k in range(3)]
     together = play_batch(JobBatch(tuple(jobs)))
@@ -222,7 +210,7 @@ def test_the_agents_compiled_search_decides_as_the_reference(name, sims, monkeyp
     monkeypatch.setattr(fast_search, "START_NODES", 16)
     game = get_game(name)
     assert can_search(game, None)
-    model = net(game, seed=11)
+    model = net(seed=11, game=game)
     for state in [game.start()] + running(game, 4, seed=23):
         seen = Recorder(), Recorder()
         a = puct_search(game, state, Budget(iterations=sims), evaluator(model, game), 1.5,
