@@ -11,14 +11,13 @@ import fcntl
 import sys
 import time
 
-from plyground.core.catalogue import parse_agent
 from plyground.core.fast import cache
 from plyground.core.game import get_game
 from plyground.core.play.worker import EngineStarted
 from plyground.tui import first_start
 from plyground.tui.screens.game import GameScreen
 from tests.tui.helpers import SIZE, make_app, record_notifications, status_text, wait_until
-from tests.tui.test_search_driver import driver
+from tests.tui.test_search_driver import driver, outside_agent
 
 QUARTO = ["plyground.core.fast.quarto", "plyground.core.fast.quarto_mcts"]
 SLOW_COMPILE = """
@@ -81,10 +80,7 @@ def test_an_outside_agent_is_not_called_hung_while_its_kernels_compile(monkeypat
     compiling = {"connect4"}
     monkeypatch.setattr(first_start, "waiting_for", lambda game_id: game_id in compiling)
     game = get_game("connect4")
-    agent = parse_agent("random")
-    agent.external = True  # as an agent from outside plyground, with a clock
-    agent.budget = lambda: type("B", (), {"time": 1.0})()
-    agent.hang_limit = lambda seconds: 10 * seconds
+    agent = outside_agent()  # as an agent from outside plyground, with a clock
     search_driver, engine, clock = driver()
     search_driver.start_move(game, game.start(), agent, False)
     clock.now += 60  # a compile of a minute, on a busy machine

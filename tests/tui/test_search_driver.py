@@ -101,12 +101,19 @@ def test_live_events_are_due_an_interval_after_they_were_last_shown():
     assert search_driver.live_wait(0.0) <= 0
 
 
-def test_an_outside_agent_long_past_its_time_forfeits_and_its_process_is_closed():
-    game = get_game("connect4")
+def outside_agent():
+    """A random agent taken for one from outside plyground, with a 1 s clock and a
+    hang limit of ten times it."""
     agent = parse_agent("random")
-    agent.external = True  # as an agent from outside plyground, with a clock
+    agent.external = True
     agent.budget = lambda: type("B", (), {"time": 1.0})()
     agent.hang_limit = lambda seconds: 10 * seconds
+    return agent
+
+
+def test_an_outside_agent_long_past_its_time_forfeits_and_its_process_is_closed():
+    game = get_game("connect4")
+    agent = outside_agent()
     search_driver, engine, clock = driver()
     search_driver.start_move(game, game.start(), agent, False)
     clock.now += 9
